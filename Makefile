@@ -1,0 +1,43 @@
+# Two commands: `make run` and `make test`. Both set everything up first and are idempotent.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test setup setup-test chromium migrate lint
+
+run: setup migrate
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: setup-test chromium
+	$(BIN)/python -m pytest
+
+setup: $(VENV)/.installed-run
+
+setup-test: $(VENV)/.installed-test
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-run: requirements.txt $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-test: requirements.txt requirements-test.txt $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	touch $(VENV)/.installed-run $@
+
+# Browser tests drive Debian's own Chromium; Playwright never downloads a browser here.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+migrate: setup
+	$(BIN)/python manage.py migrate --noinput -v 0
+
+lint: setup-test
+	$(BIN)/ruff check .

@@ -1,0 +1,1 @@
+"""Acquire: the hotel-chain board game (engine in ``games.acquire.engine``)."""

@@ -1,0 +1,37 @@
+"""Game review data downloads (seed 003's array form; Acquire)."""
+
+from __future__ import annotations
+
+from django.http import JsonResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.request import Request
+
+from games.acquire.review_io import review_for_game
+from games.errors import Conflict, NotFound
+
+from .base import ApiView, get_game
+from .schema import GAME_ID, errors
+
+
+class ReviewView(ApiView):
+    @extend_schema(
+        operation_id="games_review", tags=["play"], parameters=[GAME_ID],
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT, "The review array, as a JSON attachment"),
+                   **errors(404, 409)},
+    )
+    def get(self, request: Request, game_id: int) -> JsonResponse:
+        """The game's review data: mode, arrangement, time control, players, host, the whole tile
+        bag and every action with its timestamp and auto-played flag. It reveals the tile bag, so
+        it is served once the game is over (to staff also while it is in progress)."""
+        game = get_game(game_id)
+        if game.game_type != "acquire":
+            raise NotFound("NoReview", "review data exists for Acquire games")
+        if game.seed is None:
+            raise Conflict("GameNotStarted", "the game has not started")
+        staff = bool(request.user and request.user.is_staff)
+        if not game.is_over and not staff:
+            raise Conflict("GameNotOver", "the review holds the tile bag; it is available when the game ends")
+        response = JsonResponse(review_for_game(game, live=staff), safe=False)
+        response["Content-Disposition"] = f'attachment; filename="acquire-{game.id}-review.json"'
+        return response

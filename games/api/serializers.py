@@ -1,0 +1,282 @@
+"""Request and response shapes of the REST API.
+
+Request serializers check only types and storage ranges; every game rule (valid modes,
+arrangements, seat counts, chat length) is the lobby's or the game service's to decide, so the
+HTTP and WebSocket paths refuse the same things with the same codes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.lobby import setup_state
+from games.models import ChatMessage, Game, Seat
+
+# Upper bound of a PositiveIntegerField on every supported database.
+MAX_DB_INT = 2**31 - 1
+# Largest id a BigAutoField can hold; larger values fail in the database driver (a 500), not as "not found".
+MAX_ID = 2**63 - 1
+
+
+def _no_lone_surrogates(value: str) -> None:
+    # JSON may carry "\ud800" escapes; such strings cannot be stored (SQLite and PostgreSQL
+    # both fail with a server error), so they are refused as input.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise serializers.ValidationError("text must be valid Unicode (no lone surrogates)") from None
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable error code, e.g. GameFull")
+    reason = serializers.CharField(help_text="Human-readable explanation")
+
+
+class ValidationErrorSerializer(ErrorSerializer):
+    errors = serializers.JSONField(required=False, help_text="Per-field messages (request validation only)")
+
+
+# --- game types -------------------------------------------------------------------------------
+
+
+class ModeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    seats = serializers.IntegerField()
+    teams = serializers.IntegerField(help_text="0: every player for themselves")
+
+
+class GameTypeSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    playable = serializers.BooleanField()
+    has_bot = serializers.BooleanField()
+    modes = ModeSerializer(many=True)
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+class SetupUserSerializer(serializers.Serializer):
+    user = serializers.IntegerField()
+    username = serializers.CharField()
+    bot = serializers.BooleanField()
+    slot = serializers.IntegerField()
+    team = serializers.IntegerField(allow_null=True)
+    accepted = serializers.BooleanField()
+    position = serializers.IntegerField(allow_null=True)
+
+
+class SetupStateSerializer(serializers.Serializer):
+    """``games.lobby.setup_state``: the table as the lobby sees it."""
+
+    game = serializers.IntegerField()
+    display_number = serializers.IntegerField()
+    game_type = serializers.CharField()
+    mode = serializers.IntegerField()
+    arrangement = serializers.IntegerField()
+    host = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    version = serializers.IntegerField(help_text="Setup version; pass it to accept/ to accept exactly this setup")
+    users = SetupUserSerializer(many=True)
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    user = serializers.IntegerField(source="user_id")
+    username = serializers.CharField(source="user.username")
+    bot = serializers.BooleanField(source="user.is_bot")
+
+    class Meta:
+        model = Seat
+        fields = ["user", "username", "bot", "slot", "position", "team", "accepted", "forfeited"]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """A game (or a table being set up). Expects ``seats`` prefetched with their users."""
+
+    host_username = serializers.CharField(source="host.username", read_only=True, allow_null=True)
+    setup = serializers.SerializerMethodField()
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id", "display_number", "game_type", "mode", "arrangement", "host", "host_username", "status",
+            "time_start", "time_increment", "seq", "history_size", "created", "started", "ended", "result",
+            "setup", "players",
+        ]
+        read_only_fields = fields
+
+    def _seats(self, game: Game) -> list[Seat]:
+        # One prefetch serves both fields; sorting in Python keeps it a single query per page.
+        return sorted(game.seats.all(), key=lambda s: s.slot)
+
+    @extend_schema_field(SetupStateSerializer)
+    def get_setup(self, game: Game) -> dict[str, Any]:
+        return setup_state(game, self._seats(game))
+
+    @extend_schema_field(PlayerSerializer(many=True))
+    def get_players(self, game: Game) -> list[dict[str, Any]]:
+        return PlayerSerializer(self._seats(game), many=True).data
+
+
+class CreateGameSerializer(serializers.Serializer):
+    game_type = serializers.CharField(max_length=32, help_text="A key from /api/game-types/",
+                                      validators=[_no_lone_surrogates])
+    mode = serializers.IntegerField(help_text="A mode id of that game type")
+    time_start = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_DB_INT,
+                                          help_text="Seconds per player; omit or null for an untimed game")
+    time_increment = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_DB_INT,
+                                              help_text="Seconds added after each action")
+
+
+# --- lobby operations -------------------------------------------------------------------------
+
+
+class AcceptSerializer(serializers.Serializer):
+    version = serializers.IntegerField(required=False, allow_null=True,
+                                       help_text="The setup version being accepted; refused if the setup changed")
+
+
+class ModeChangeSerializer(serializers.Serializer):
+    mode = serializers.IntegerField()
+
+
+class ArrangementSerializer(serializers.Serializer):
+    arrangement = serializers.IntegerField(help_text="1 random order, 2 exact order, 3 specify teams")
+    order = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_ID), required=False,
+                                  allow_null=True,
+                                  help_text="User ids in seating order; must list every user at the table once")
+
+
+class KickSerializer(serializers.Serializer):
+    user = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="Id of the user to remove from the table")
+
+
+# --- play -------------------------------------------------------------------------------------
+
+
+class HistoryMessageSerializer(serializers.Serializer):
+    type = serializers.CharField()
+    params = serializers.ListField(child=serializers.JSONField())
+    player = serializers.IntegerField(required=False, help_text="Absent for messages that concern no player")
+
+
+class HistorySerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    v = serializers.IntegerField(help_text="Number of actions in the log")
+    start = serializers.IntegerField(help_text="Index of the first message returned")
+    messages = HistoryMessageSerializer(many=True)
+
+
+class HistoryQuerySerializer(serializers.Serializer):
+    start = serializers.IntegerField(required=False, default=0, min_value=0,
+                                     help_text="Skip the messages the client already has")
+
+
+class SnapshotSerializer(serializers.Serializer):
+    type = serializers.CharField()
+    game = serializers.IntegerField()
+    status = serializers.CharField()
+    v = serializers.IntegerField()
+    position = serializers.IntegerField(required=False, allow_null=True,
+                                        help_text="The requester's seat; null for spectators")
+    view = serializers.JSONField(allow_null=True, help_text="The engine's view of the state for this requester")
+    history = HistoryMessageSerializer(many=True)
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    legal = serializers.ListField(child=serializers.DictField(), help_text="What the requester may do now")
+    result = serializers.JSONField(required=False, allow_null=True)
+
+
+class ReplayQuerySerializer(serializers.Serializer):
+    step = serializers.IntegerField(min_value=0, help_text="Number of actions to replay (0..seq)")
+
+
+class ReplaySerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    step = serializers.IntegerField()
+    steps = serializers.IntegerField(help_text="Number of actions in the whole log")
+    view = serializers.JSONField(allow_null=True)
+    history = HistoryMessageSerializer(many=True)
+
+
+class MoveSerializer(serializers.Serializer):
+    action = serializers.CharField(max_length=40, validators=[_no_lone_surrogates],
+                                   help_text="Action type, as listed in the snapshot's legal actions")
+    params = serializers.ListField(child=serializers.JSONField(), required=False, default=list)
+    v = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                 help_text="The game seq the client had seen (duplicate protection)")
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                    help_text="The seat the client believes it plays; refused if it is not")
+
+    def validate_params(self, value: list[Any]) -> list[Any]:
+        # Params end up in a JSON column; a lone surrogate anywhere inside would fail to store.
+        def check(item: Any) -> None:
+            if isinstance(item, str):
+                _no_lone_surrogates(item)
+            elif isinstance(item, list):
+                for x in item:
+                    check(x)
+            elif isinstance(item, dict):
+                for k, x in item.items():
+                    check(k)
+                    check(x)
+
+        check(value)
+        return value
+
+
+class MoveResultSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    v = serializers.IntegerField(help_text="The game seq after the action (and any automatic ones)")
+
+
+class ChatMessageSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = ChatMessage
+        fields = ["id", "game", "user", "username", "text", "created"]
+        read_only_fields = fields
+
+
+class ChatPostSerializer(serializers.Serializer):
+    # No max_length or blank check here: the chat service owns those rules (ChatTooLong, InvalidChat).
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False, validators=[_no_lone_surrogates])
+
+
+class ChatPostedSerializer(serializers.Serializer):
+    type = serializers.CharField()
+    game = serializers.IntegerField(allow_null=True)
+    id = serializers.IntegerField()
+    user = serializers.IntegerField()
+    username = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+# --- export and account -----------------------------------------------------------------------
+
+
+class ExportQuerySerializer(serializers.Serializer):
+    max = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                   help_text="Stop after this many games")
+
+
+class ExportLineSerializer(GameSerializer):
+    """One NDJSON line of an export: the game detail plus its history as the requester may see it."""
+
+    history = HistoryMessageSerializer(many=True, read_only=True)
+
+    class Meta(GameSerializer.Meta):
+        fields = [*GameSerializer.Meta.fields, "history"]
+        read_only_fields = fields
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    token = serializers.CharField(help_text='API token; send it as "Authorization: Token <token>"')

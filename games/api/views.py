@@ -1,0 +1,73 @@
+"""Game types, the game list and detail, and the requester's account."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.tokens import token_for
+from games import lobby
+from games.models import Game
+from games.registry import GAME_TYPES
+
+from .base import ApiView, GenericApiView, games_queryset, get_game
+from .filters import GameFilter
+from .schema import GAME_ID, GAME_TYPE_FILTER, errors
+from .serializers import CreateGameSerializer, GameSerializer, GameTypeSerializer, MeSerializer
+
+
+class GameTypesView(ApiView):
+    @extend_schema(operation_id="game_types_list", responses=GameTypeSerializer(many=True), tags=["games"])
+    def get(self, request: Request) -> Response:
+        """Every game type the site knows, whether it can be played yet, and its seating modes."""
+        return Response([gt.describe() for gt in GAME_TYPES.values()])
+
+
+class GameListView(GenericApiView):
+    serializer_class = GameSerializer
+    filterset_class = GameFilter
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return games_queryset().order_by("-id")
+
+    @extend_schema(operation_id="games_list", tags=["games"], parameters=[GAME_TYPE_FILTER],
+                   responses={200: GameSerializer(many=True), **errors(400)})
+    def get(self, request: Request) -> Response:
+        """Games and tables, newest first, optionally filtered."""
+        queryset = self.filter_queryset(self.get_queryset())
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    @extend_schema(operation_id="games_create", tags=["games"], request=CreateGameSerializer,
+                   responses={201: GameSerializer, **errors(400, 401, 403)})
+    def post(self, request: Request) -> Response:
+        """Open a new table; the requester becomes its host and takes the first seat."""
+        data = CreateGameSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = lobby.create_table(request.user, data.validated_data["game_type"], data.validated_data["mode"],
+                                  time_start=data.validated_data.get("time_start"),
+                                  time_increment=data.validated_data["time_increment"])
+        return Response(GameSerializer(get_game(game.id)).data, status=status.HTTP_201_CREATED)
+
+
+class GameDetailView(ApiView):
+    @extend_schema(operation_id="games_retrieve", tags=["games"], parameters=[GAME_ID],
+                   responses={200: GameSerializer, **errors(404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        """One game: its set-up state, players, progress and result."""
+        return Response(GameSerializer(get_game(game_id)).data)
+
+
+class MeView(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="me_retrieve", tags=["account"], responses={200: MeSerializer, **errors(401, 403)})
+    def get(self, request: Request) -> Response:
+        """The logged-in user and their API token (created on first use)."""
+        user = request.user
+        return Response({"id": user.id, "username": user.username, "token": token_for(user)})
+

@@ -1,0 +1,288 @@
+"""The lobby and game WebSocket (seed 003's real-time protocol, encoded as in docs/protocols/lobby.md).
+
+The consumer only translates: it authenticates, parses a frame, calls the lobby or game service,
+and forwards what the service pushes. No game rule lives here.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth import authenticate
+
+from accounts.models import USERNAME_MAX_BYTES, User
+from accounts.tokens import user_for_token
+
+from . import lobby, presence, services, sweeper
+from .errors import GameError
+from .push import LOBBY_GROUP, user_group
+from .services import is_encodable
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+MAX_FRAME_BYTES = 64 * 1024
+# Ids, versions and sequence numbers are JSON-safe integers; larger ones overflow database columns.
+MAX_INT = 2**53 - 1
+
+
+class FatalError(Exception):
+    def __init__(self, code: str, reason: str) -> None:
+        self.code = code
+        self.reason = reason
+
+
+def _int(message: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
+    value = message.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not -MAX_INT <= value <= MAX_INT:
+        raise GameError("InvalidMessage", f"{key!r} must be an integer")
+    return value
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """Browsers: origin-checked, and a logged-in session is enough to log in."""
+
+    allow_session = True
+    user: User | None = None
+    client_id: int | None = None
+
+    async def connect(self) -> None:
+        self.known_users: set[int] = set()
+        sweeper.ensure_running()
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.client_id is None:
+            return
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_discard(user_group(self.user.id), self.channel_name)
+        await database_sync_to_async(presence.disconnect)(self.client_id)
+        await self.channel_layer.group_send(LOBBY_GROUP, {
+            "type": "push.message", "skip_users": [],
+            "message": {"type": "ClientDisconnected", "client": self.client_id},
+        })
+
+    async def send_json(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        ref = None
+        try:
+            if text_data is None or len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
+                raise GameError("InvalidMessageFormat", "send JSON text frames of at most 64 KiB")
+            try:
+                message = json.loads(text_data)
+            except ValueError:
+                raise GameError("InvalidMessageFormat", "the frame is not JSON") from None
+            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+                raise GameError("InvalidMessageFormat", "a message is a JSON object with a string 'type'")
+            # Frames arrive as valid UTF-8; only a \u escape can smuggle in a lone surrogate.
+            if "\\u" in text_data and not is_encodable(json.dumps(message, ensure_ascii=False)):
+                raise GameError("InvalidMessageFormat", "the frame carries invalid Unicode (a lone surrogate)")
+            ref = message.get("ref")
+            if self.client_id is None:
+                await self.login(message)
+                return
+            handler = self.HANDLERS.get(message["type"])
+            if handler is None:
+                raise GameError("UnknownMessageType", f"no message type {message['type']!r}")
+            await handler(self, message)
+        except FatalError as fatal:
+            await self.send_json({"type": "FatalError", "code": fatal.code, "reason": fatal.reason})
+            await self.close(code=4000)
+        except GameError as error:
+            if self.client_id is None:
+                # Before a successful Login the seed allows only FatalError.
+                await self.send_json({"type": "FatalError", "code": error.code, "reason": error.reason})
+                await self.close(code=4000)
+                return
+            reply = {"type": "Error", **error.as_dict()}
+            if ref is not None:
+                reply["ref"] = ref
+            await self.send_json(reply)
+
+    # -- Login ---------------------------------------------------------------------------------
+
+    async def login(self, message: dict[str, Any]) -> None:
+        if message["type"] != "Login":
+            raise FatalError("NotLoggedIn", "the first message must be Login")
+        if message.get("version") != PROTOCOL_VERSION:
+            raise FatalError("NotUsingLatestVersion", f"this server speaks version {PROTOCOL_VERSION}")
+        known = message.get("games", [])
+        if not isinstance(known, list) or not all(
+            isinstance(g, dict) and isinstance(g.get("game"), int) and isinstance(g.get("history_size"), int)
+            and g["history_size"] >= 0 for g in known
+        ):
+            raise FatalError("InvalidMessageFormat", "games must be a list of {game, history_size}")
+        rejoin = message.get("rejoin")
+        if rejoin is not None and not isinstance(rejoin, int):
+            raise FatalError("InvalidMessageFormat", "rejoin must be a game id")
+        with_history = message.get("history", True)
+        if not isinstance(with_history, bool):
+            raise FatalError("InvalidMessageFormat", "history must be true or false")
+        user = await database_sync_to_async(self._authenticate)(message)
+        self.user = user
+        greetings = await database_sync_to_async(presence.connect)(
+            user, self.channel_name, {g["game"]: g["history_size"] for g in known}, rejoin, with_history
+        )
+        self.client_id = greetings["client"]
+        for entry in greetings["users"]:
+            self.known_users.add(entry["user"])
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_add(user_group(user.id), self.channel_name)
+        await self.send_json(greetings)
+        await self.channel_layer.group_send(LOBBY_GROUP, {
+            "type": "push.message", "skip_users": [], "skip_client": self.client_id,
+            "message": {"type": "ClientConnected", "client": self.client_id, "user": user.id,
+                        "username": user.username},
+        })
+        if greetings.get("entered_game") is not None:
+            await self._entered(greetings["entered_game"])
+
+    def _authenticate(self, message: dict[str, Any]) -> User:
+        username = message.get("username")
+        password = message.get("password")
+        token = message.get("token")
+        if username is not None:
+            if not isinstance(username, str) or not username or len(username.encode("utf-8")) > USERNAME_MAX_BYTES:
+                raise FatalError("InvalidUsername", f"a username is 1 to {USERNAME_MAX_BYTES} bytes")
+        if token is not None:
+            user = user_for_token(token) if isinstance(token, str) else None
+            if user is None:
+                raise FatalError("InvalidToken", "unknown API token")
+        elif password is not None:
+            if not isinstance(password, str) or username is None:
+                raise FatalError("MissingUsername", "a password needs a username")
+            user = authenticate(username=username, password=password)
+            if user is None:
+                raise FatalError("IncorrectPassword", "wrong username or password")
+        else:
+            user = self.scope.get("user") if self.allow_session else None
+            if user is None or not user.is_authenticated:
+                raise FatalError("MissingPassword", "log in with a password, a token or a session")
+        if username is not None and username != user.username:
+            raise FatalError("InvalidUsername", "the username does not match the credentials")
+        return user
+
+    # -- Requests ------------------------------------------------------------------------------
+
+    async def _call(self, function, *args) -> Any:
+        return await database_sync_to_async(function)(*args)
+
+    async def _entered(self, game_id: int | None) -> None:
+        await self.channel_layer.group_send(LOBBY_GROUP, {
+            "type": "push.message", "skip_users": [],
+            "message": {"type": "ClientEnteredGame", "client": self.client_id, "game": game_id},
+        })
+
+    async def create_game(self, message: dict[str, Any]) -> None:
+        game_type = message.get("game_type", "acquire")
+        if not isinstance(game_type, str):
+            raise GameError("InvalidMessage", "'game_type' must be a string")
+        time_start = _int(message, "time_start", optional=True)
+        time_increment = _int(message, "time_increment", optional=True) or 0
+        game = await self._call(
+            lambda: lobby.create_table(self.user, game_type, _int(message, "mode"),
+                                       time_start=time_start, time_increment=time_increment)
+        )
+        await self._enter(game.id)
+
+    async def _enter(self, game_id: int | None) -> None:
+        await self._call(presence.enter, self.client_id, game_id)
+        await self._entered(game_id)
+
+    async def join_game(self, message: dict[str, Any]) -> None:
+        game = await self._call(lobby.join, self.user, _int(message, "game"))
+        await self._enter(game.id)
+
+    async def leave_game(self, message: dict[str, Any]) -> None:
+        await self._call(lobby.leave, self.user, _int(message, "game"))
+
+    async def accept_setup(self, message: dict[str, Any]) -> None:
+        await self._call(lobby.accept, self.user, _int(message, "game"), _int(message, "version", optional=True))
+
+    async def change_mode(self, message: dict[str, Any]) -> None:
+        await self._call(lobby.change_mode, self.user, _int(message, "game"), _int(message, "mode"))
+
+    async def change_arrangement(self, message: dict[str, Any]) -> None:
+        order = message.get("order")
+        if order is not None and (not isinstance(order, list) or not all(isinstance(u, int) for u in order)):
+            raise GameError("InvalidMessage", "'order' must be a list of user ids")
+        await self._call(lobby.change_arrangement, self.user, _int(message, "game"),
+                         _int(message, "arrangement"), order)
+
+    async def add_bot(self, message: dict[str, Any]) -> None:
+        await self._call(lobby.add_bot, self.user, _int(message, "game"))
+
+    async def kick(self, message: dict[str, Any]) -> None:
+        await self._call(lobby.kick, self.user, _int(message, "game"), _int(message, "user"))
+
+    async def enter_game(self, message: dict[str, Any]) -> None:
+        game_id = _int(message, "game", optional=True)
+        await self._enter(game_id)
+        if game_id is not None:
+            await self.send_json(await self._call(presence.snapshot_for, self.user, game_id))
+
+    async def do_game_action(self, message: dict[str, Any]) -> None:
+        game_id = _int(message, "game")
+        seat = _int(message, "seat", optional=True)
+        action = message.get("action")
+        params = message.get("params", [])
+        if not isinstance(action, str) or not isinstance(params, list):
+            raise GameError("InvalidMessage", "'action' must be a string and 'params' a list")
+        answers = _int(message, "v", optional=True)
+        result = await self._call(presence.act, self.user, game_id, seat, action, params, answers)
+        reply = {"type": "ActionApplied", **result}
+        if message.get("ref") is not None:
+            reply["ref"] = message["ref"]
+        await self.send_json(reply)
+
+    async def resync(self, message: dict[str, Any]) -> None:
+        await self.send_json(await self._call(presence.snapshot_for, self.user, _int(message, "game")))
+
+    async def chat(self, message: dict[str, Any]) -> None:
+        text = message.get("text")
+        await self._call(services.post_chat, self.user, _int(message, "game", optional=True), text)
+
+    HANDLERS = {
+        "CreateGame": create_game,
+        "JoinGame": join_game,
+        "LeaveGame": leave_game,
+        "AcceptSetup": accept_setup,
+        "ChangeMode": change_mode,
+        "ChangeArrangement": change_arrangement,
+        "Kick": kick,
+        "AddBot": add_bot,
+        "EnterGame": enter_game,
+        "DoGameAction": do_game_action,
+        "Resync": resync,
+        "Chat": chat,
+    }
+
+    # -- Pushes from the service -----------------------------------------------------------------
+
+    async def push_message(self, event: dict[str, Any]) -> None:
+        if self.user is None or self.user.id in event.get("skip_users", ()):
+            return
+        if event.get("skip_client") == self.client_id:
+            return
+        message = event["message"]
+        if message["type"] == "ClientConnected":
+            # The seed sends the username only to clients that do not know the user yet.
+            if message["user"] in self.known_users:
+                message = {k: v for k, v in message.items() if k != "username"}
+            self.known_users.add(message["user"])
+        await self.send_json(message)
+
+
+class BotLobbyConsumer(LobbyConsumer):
+    """Bots and other programs: no Origin header is required, because no cookie is trusted here;
+    Login must carry a token or a password."""
+
+    allow_session = False

@@ -1,0 +1,143 @@
+"""What is stored: tables and games, their seats, the ordered action log, chat and presence.
+
+The action log is the truth. Everything a client sees (history, snapshots, replays, review
+data, paifu) is derived from it by replaying the engine.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class Arrangement(models.IntegerChoices):
+    # Numbering follows the Acquire review data (seed 003), shared by every game type.
+    RANDOM = 1, "Random order"
+    EXACT = 2, "Exact order"
+    TEAMS = 3, "Specify teams"
+
+
+class Status(models.TextChoices):
+    SETUP = "setup", "Being set up"
+    ACTIVE = "active", "In progress"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class Game(models.Model):
+    game_type = models.CharField(max_length=32, db_index=True)
+    mode = models.PositiveSmallIntegerField()
+    arrangement = models.PositiveSmallIntegerField(choices=Arrangement.choices, default=Arrangement.RANDOM)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="hosted_games"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP, db_index=True)
+    # Drawn from the secrets module when the game starts; the engine takes all randomness from it.
+    seed = models.BigIntegerField(null=True, blank=True)
+    rules = models.JSONField(default=dict, blank=True)
+    time_start = models.PositiveIntegerField(null=True, blank=True, help_text="Seconds per player; empty = untimed")
+    time_increment = models.PositiveIntegerField(default=0, help_text="Seconds added after each action")
+    # Bumped by every lobby change, so stale setup requests can be told apart.
+    setup_version = models.PositiveIntegerField(default=0)
+    # Time control: when the clocks of the seats the game waits for started running, and when the
+    # first of them runs out (indexed: the clock sweeper looks for games past their deadline).
+    clock_since_ms = models.BigIntegerField(null=True, blank=True)
+    deadline_ms = models.BigIntegerField(null=True, blank=True, db_index=True)
+    # Number of actions in the log; every pushed game message carries it.
+    seq = models.PositiveIntegerField(default=0)
+    history_size = models.PositiveIntegerField(default=0, help_text="Number of game history messages so far")
+    result = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    started = models.DateTimeField(null=True, blank=True)
+    ended = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["game_type", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_type} #{self.display_number}"
+
+    @property
+    def display_number(self) -> int:
+        return self.id
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (Status.FINISHED, Status.ABORTED)
+
+
+class Seat(models.Model):
+    """A user at a table. During set-up ``slot`` is the order the host arranged; ``position`` is
+    the player order fixed when the game starts."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats")
+    slot = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    accepted = models.BooleanField(default=False)
+    forfeited = models.BooleanField(default=False)
+    clock_ms = models.BigIntegerField(null=True, blank=True, help_text="Time left when the clock last stopped")
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
+            models.UniqueConstraint(fields=["game", "position"], name="one_user_per_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.game}"
+
+
+class Action(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField(help_text="1-based position in the game's log")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    type = models.CharField(max_length=40)
+    params = models.JSONField(default=list, blank=True)
+    timestamp_ms = models.BigIntegerField(help_text="Milliseconds since the Unix epoch")
+    auto = models.BooleanField(default=False, help_text="Played by the server (time expiry or forfeit)")
+    # The game seq the acting client had seen: a doubled reply answers a seq it already answered.
+    answers = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.type}"
+
+
+class ChatMessage(models.Model):
+    MAX_LENGTH = 500
+
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=MAX_LENGTH)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"
+
+
+class Client(models.Model):
+    """One live connection (a browser tab or a bot). Stored so that every Daphne process
+    can list who is online."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="clients")
+    channel_name = models.CharField(max_length=200)
+    # The server process holding the connection, so a restarted server can forget the clients
+    # of the process it replaced.
+    server = models.CharField(max_length=32, default="", db_index=True)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
+    connected = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"client {self.id} of {self.user}"

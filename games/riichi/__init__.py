@@ -1,0 +1,1 @@
+"""Riichi mahjong (Majiang / 電脳麻将 rules and protocol)."""

@@ -1,0 +1,504 @@
+"""The hand (shoupai): concealed tiles, melds, the drawn tile and the riichi flag.
+
+A port of ``Majiang.Shoupai`` (majiang-core 1.4.1) with the same state and the same answers:
+
+- ``_bingpai``: concealed tile counts per suit. ``_bingpai['m'][1..9]`` count each number with
+  red fives included in ``[5]``; ``[0]`` counts the red fives alone. ``_bingpai['z'][1..7]`` for
+  honours. ``_bingpai['_']`` counts face-down tiles (another player's hand as that player sees it).
+- ``_fulou``: melds in normal form (see ``tile.valid_mianzi``), in call order.
+- ``_zimo``: what the hand just took, so it must discard: a tile (``'m1'``, ``'_'``) after a draw,
+  a meld string after chi/pon, ``None`` otherwise (13-tile state, and after a kan until the
+  replacement draw).
+- ``_lizhi``: riichi declared.
+
+The underscore attributes are Majiang's names and are part of the API for the game flow (read
+them; change them only through the methods). ``bingpai``, ``fulou_mianzi``, ``zimo_pai``,
+``lizhi`` and ``menqian`` are read-only views.
+
+String form (``Shoupai.from_string`` / ``str()``): concealed tiles grouped by suit
+``m123p406s789z11``, the drawn tile last (``...z11m4``), ``*`` after the concealed part when in
+riichi, then ``,``-separated melds; a trailing ``,`` means the last meld was just called (the hand
+must discard). ``str(Shoupai.from_string(s)) == s`` for every string in normal form.
+
+Mutating methods raise ``ShoupaiError`` (a ``ValueError``) where Majiang throws; unlike Majiang
+they leave the hand unchanged when they raise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from .tile import valid_mianzi, valid_pai
+
+
+class ShoupaiError(ValueError):
+    """An operation Majiang's Shoupai refuses (it throws ``Error``)."""
+
+
+_SUITSTR = re.compile(r"[mpsz][0-9]+_*")
+_ANY_MARK = re.compile(r"[+=\-]")
+_ENDS_4_DIGITS = re.compile(r"[0-9]{4}\Z")
+_HAS_4_DIGITS = re.compile(r"[0-9]{4}")
+_KAKAN = re.compile(r"[0-9]{3}[+=\-][0-9]\Z")
+_DIGIT_UNMARKED = re.compile(r"[0-9](?![+=\-])")
+_DIGIT_BEFORE_MARK = re.compile(r"[0-9](?=[+=\-])")
+_MARK_END = re.compile(r"[+=\-]\Z")
+_KEZI_PREFIX = re.compile(r"[mpsz]([0-9])\1\1")
+_CHI_LOW = re.compile(r"[mps][0-9]-[0-9][0-9]\Z")  # called tile lowest: m3-45
+_CHI_HIGH = re.compile(r"[mps][0-9][0-9][0-9]-\Z")  # called tile highest: m345-
+
+
+DIGITS = "0123456789"
+
+
+def _empty_bingpai() -> dict[str, Any]:
+    return {
+        "_": 0,
+        "m": [0] * 10,
+        "p": [0] * 10,
+        "s": [0] * 10,
+        "z": [0] * 8,
+    }
+
+
+class Shoupai:
+    """A player's hand. ``Shoupai(['m1', 'm2', ...])`` or ``Shoupai.from_string('m123...')``."""
+
+    __slots__ = ("_bingpai", "_fulou", "_zimo", "_lizhi")
+
+    # Majiang's static helpers, reachable as in JavaScript (Shoupai.valid_pai(...)).
+    valid_pai = staticmethod(valid_pai)
+    valid_mianzi = staticmethod(valid_mianzi)
+
+    def __init__(self, qipai: Iterable[str] = ()) -> None:
+        self._bingpai: dict[str, Any] = _empty_bingpai()
+        self._fulou: list[str] = []
+        self._zimo: str | None = None
+        self._lizhi: bool = False
+        for p in qipai:
+            if p == "_":
+                self._bingpai["_"] += 1
+                continue
+            if not valid_pai(p):
+                raise ShoupaiError(f"invalid tile {p!r}")
+            s, n = p[0], int(p[1])
+            if self._bingpai[s][n] == 4:
+                raise ShoupaiError(f"a fifth {p}")
+            self._bingpai[s][n] += 1
+            if s != "z" and n == 0:
+                self._bingpai[s][5] += 1
+
+    # -- string form -------------------------------------------------------------------------
+
+    @classmethod
+    def from_string(cls, paistr: str = "") -> Shoupai:
+        """Parse a hand string exactly like ``Majiang.Shoupai.fromString`` (which is lenient:
+        it skips what it cannot read and uses at most 14 - 3 x melds concealed tiles)."""
+        fulou = paistr.split(",")
+        bingpai = fulou.pop(0)
+
+        qipai: list[str] = ["_"] * (len(bingpai) - len(bingpai.lstrip("_")))
+        for suitstr in _SUITSTR.findall(bingpai):
+            s = suitstr[0]
+            for n in suitstr:
+                if not n.isdigit():
+                    continue
+                if s == "z" and not 1 <= int(n) <= 7:
+                    continue
+                qipai.append(s + n)
+            qipai.extend("_" * suitstr.count("_"))
+        qipai = qipai[: 14 - sum(1 for m in fulou if m) * 3]
+        # A hand of 14 (melds counted as 3) has just drawn its last tile (majiang-core >= 1.3.4).
+        zimo = qipai[-1] if qipai and len(qipai) + len(fulou) * 3 == 14 else None
+        shoupai = cls(qipai)
+
+        last: str | None = None
+        for m in fulou:
+            if not m:
+                # A trailing comma: the last meld was just called. Later melds are ignored.
+                shoupai._zimo = last
+                break
+            normal = valid_mianzi(m)
+            if normal:
+                shoupai._fulou.append(normal)
+                last = normal
+
+        shoupai._zimo = shoupai._zimo or zimo or None
+        shoupai._lizhi = bingpai[-1:] == "*"
+        return shoupai
+
+    def to_string(self) -> str:
+        """The hand in normal form (``Majiang.Shoupai.toString``)."""
+        zimo = self._zimo
+        parts: list[str] = []
+        for s in ("m", "p", "s", "z"):
+            bingpai = self._bingpai[s]
+            suitstr = [s]
+            for n in range(1, len(bingpai)):
+                n_pai = bingpai[n]
+                if zimo and s + str(n) == zimo:
+                    n_pai -= 1  # the drawn tile is written last
+                if n == 5 and s != "z":
+                    n_hongpai = bingpai[0]
+                    if zimo == s + "0":
+                        n_pai -= 1
+                        n_hongpai -= 1
+                    if n_pai > 0:
+                        red = max(0, min(n_hongpai, n_pai))  # red fives first: m0556
+                        suitstr.append("0" * red + "5" * (n_pai - red))
+                elif n_pai > 0:
+                    suitstr.append(DIGITS[n] * n_pai)
+            if len(suitstr) > 1:
+                parts.append("".join(suitstr))
+        parts.append("_" * (self._bingpai["_"] + (-1 if zimo == "_" else 0)))
+        if zimo and len(zimo) <= 2:
+            parts.append(zimo)
+        if self._lizhi:
+            parts.append("*")
+        for m in self._fulou:
+            parts.append("," + m)
+        if zimo and len(zimo) > 2:
+            parts.append(",")
+        return "".join(parts)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def __repr__(self) -> str:
+        return f"Shoupai.from_string({self.to_string()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Shoupai):
+            return NotImplemented
+        return (
+            self._bingpai == other._bingpai
+            and self._fulou == other._fulou
+            and self._zimo == other._zimo
+            and self._lizhi == other._lizhi
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def clone(self) -> Shoupai:
+        """An independent copy."""
+        shoupai = Shoupai.__new__(Shoupai)
+        b = self._bingpai
+        shoupai._bingpai = {"_": b["_"], "m": b["m"][:], "p": b["p"][:], "s": b["s"][:], "z": b["z"][:]}
+        shoupai._fulou = self._fulou[:]
+        shoupai._zimo = self._zimo
+        shoupai._lizhi = self._lizhi
+        return shoupai
+
+    # -- read-only views ---------------------------------------------------------------------
+
+    @property
+    def bingpai(self) -> dict[str, Any]:
+        """The concealed counts (see the module doc). Do not mutate."""
+        return self._bingpai
+
+    @property
+    def fulou_mianzi(self) -> tuple[str, ...]:
+        """The melds, in call order."""
+        return tuple(self._fulou)
+
+    @property
+    def zimo_pai(self) -> str | None:
+        """The drawn tile or just-called meld the hand must discard after, else ``None``."""
+        return self._zimo
+
+    @property
+    def menqian(self) -> bool:
+        """No open meld (concealed kans do not open the hand)."""
+        return not any(_ANY_MARK.search(m) for m in self._fulou)
+
+    @property
+    def lizhi(self) -> bool:
+        """Riichi declared."""
+        return self._lizhi
+
+    # -- operations --------------------------------------------------------------------------
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        b = self._bingpai
+        return (b["_"], b["m"][:], b["p"][:], b["s"][:], b["z"][:], self._fulou[:], self._zimo, self._lizhi)
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        b = self._bingpai
+        b["_"], b["m"], b["p"], b["s"], b["z"], self._fulou, self._zimo, self._lizhi = snap
+
+    def decrease(self, s: str, n: int | str) -> None:
+        """Take one ``s``/``n`` tile out of the concealed part (a face-down one if it is not
+        there). Removing a plain 5 never takes a red one."""
+        bingpai = self._bingpai[s]
+        n = int(n)
+        if bingpai[n] == 0 or (n == 5 and bingpai[0] == bingpai[5]):
+            if self._bingpai["_"] == 0:
+                raise ShoupaiError(f"no {s}{n} in {self}")
+            self._bingpai["_"] -= 1
+        else:
+            bingpai[n] -= 1
+            if n == 0:
+                bingpai[5] -= 1
+
+    def zimo(self, p: str, check: bool = True) -> Shoupai:
+        """Draw ``p`` (a tile, possibly with a mark as for a ron tile, or ``'_'``)."""
+        if check and self._zimo:
+            raise ShoupaiError(f"{self} has already drawn, cannot draw {p}")
+        if p == "_":
+            self._bingpai["_"] += 1
+            self._zimo = p
+            return self
+        if not valid_pai(p):
+            raise ShoupaiError(f"invalid tile {p!r}")
+        s, n = p[0], int(p[1])
+        bingpai = self._bingpai[s]
+        if bingpai[n] == 4 or (n == 0 and bingpai[5] == 4):
+            raise ShoupaiError(f"a fifth {p}")
+        bingpai[n] += 1
+        if n == 0:
+            bingpai[5] += 1
+        self._zimo = s + str(n)
+        return self
+
+    def dapai(self, p: str, check: bool = True) -> Shoupai:
+        """Discard ``p`` (``'m1'``, ``'m1_'`` tsumogiri, ``'m1*'`` with riichi). Majiang checks
+        only that a draw happened (``check``) and that the tile is there; legality (kuikae,
+        riichi) is ``get_dapai``'s job."""
+        if check and not self._zimo:
+            raise ShoupaiError(f"{self} must draw before discarding {p}")
+        if not valid_pai(p):
+            raise ShoupaiError(f"invalid tile {p!r}")
+        self.decrease(p[0], int(p[1]))
+        self._zimo = None
+        if p[-1] == "*":
+            self._lizhi = True
+        return self
+
+    def fulou(self, m: str, check: bool = True) -> Shoupai:
+        """Call chi, pon or daiminkan ``m`` (normal form) on a discard."""
+        if check and self._zimo:
+            raise ShoupaiError(f"{self} must discard, cannot call {m}")
+        if m != valid_mianzi(m):
+            raise ShoupaiError(f"invalid meld {m!r}")
+        if _ENDS_4_DIGITS.search(m) or _KAKAN.search(m):
+            raise ShoupaiError(f"{m} is not a call on a discard")
+        snap = self._snapshot()
+        try:
+            s = m[0]
+            for n in _DIGIT_UNMARKED.findall(m):
+                self.decrease(s, n)
+        except ShoupaiError:
+            self._restore(snap)
+            raise
+        self._fulou.append(m)
+        if not _HAS_4_DIGITS.search(m):
+            self._zimo = m  # after chi/pon the hand discards; after daiminkan it draws first
+        return self
+
+    def gang(self, m: str, check: bool = True) -> Shoupai:
+        """Declare ankan (``m5550``) or kakan (``m555=0``) after a draw."""
+        if check and not self._zimo:
+            raise ShoupaiError(f"{self} must draw before a kan")
+        if check and self._zimo is not None and len(self._zimo) > 2:
+            raise ShoupaiError(f"{self} cannot kan right after a call")
+        if m != valid_mianzi(m):
+            raise ShoupaiError(f"invalid meld {m!r}")
+        s = m[0]
+        snap = self._snapshot()
+        try:
+            if _ENDS_4_DIGITS.search(m):
+                for n in m[1:]:
+                    self.decrease(s, n)
+                self._fulou.append(m)
+            elif _KAKAN.search(m):
+                m1 = m[:5]
+                if m1 not in self._fulou:
+                    raise ShoupaiError(f"no pon {m1} for {m}")
+                self._fulou[self._fulou.index(m1)] = m
+                self.decrease(s, m[-1])
+            else:
+                raise ShoupaiError(f"{m} is not a kan")
+        except ShoupaiError:
+            self._restore(snap)
+            raise
+        self._zimo = None
+        return self
+
+    # -- what the hand may do ----------------------------------------------------------------
+
+    def get_dapai(self, check: bool = True) -> list[str] | None:
+        """The legal discards after a draw or call, ``None`` if the hand need not discard.
+
+        With ``check`` the kuikae tiles are refused after a chi/pon (the called tile, and for a
+        chi on an end the tile three away: m3-45 forbids m3 and m6). A red and a plain five are
+        listed separately (``m0``, ``m5``); the drawn tile is offered as tsumogiri (``'m1_'``)
+        last, and only that after riichi.
+        """
+        zimo = self._zimo
+        if not zimo:
+            return None
+
+        deny: set[str] = set()
+        if check and len(zimo) > 2:
+            s = zimo[0]
+            called = _DIGIT_BEFORE_MARK.search(zimo)
+            n = (int(called.group()) if called else 0) or 5
+            deny.add(s + str(n))
+            if not _KEZI_PREFIX.match(zimo.replace("0", "5", 1)):
+                if n < 7 and _CHI_LOW.match(zimo):
+                    deny.add(s + str(n + 3))
+                if 3 < n and _CHI_HIGH.match(zimo):
+                    deny.add(s + str(n - 3))
+
+        dapai: list[str] = []
+        if not self._lizhi:
+            for s in ("m", "p", "s", "z"):
+                bingpai = self._bingpai[s]
+                for n in range(1, len(bingpai)):
+                    if bingpai[n] == 0:
+                        continue
+                    p = s + str(n)
+                    if p in deny:
+                        continue
+                    if p == zimo and bingpai[n] == 1:
+                        continue  # the drawn tile is offered as tsumogiri below
+                    if s == "z" or n != 5:
+                        dapai.append(p)
+                    else:
+                        if (bingpai[0] > 0 and s + "0" != zimo) or bingpai[0] > 1:
+                            dapai.append(s + "0")
+                        if bingpai[0] < bingpai[5]:
+                            dapai.append(p)
+        if len(zimo) == 2:
+            dapai.append(zimo + "_")
+        return dapai
+
+    def get_chi_mianzi(self, p: str, check: bool = True) -> list[str] | None:
+        """The chi melds possible on discard ``p`` (with its mark; only ``-`` allows chi).
+        ``None`` if the hand must discard. With ``check`` a chi that would leave only kuikae
+        discards is refused."""
+        if self._zimo:
+            return None
+        if not valid_pai(p):
+            raise ShoupaiError(f"invalid tile {p!r}")
+        mianzi: list[str] = []
+        s, n = p[0], int(p[1]) or 5
+        d = _MARK_END.search(p)
+        if not d:
+            raise ShoupaiError(f"{p} has no direction mark")
+        mark = d.group()
+        if s == "z" or mark != "-":
+            return mianzi
+        if self._lizhi:
+            return mianzi
+
+        bingpai = self._bingpai[s]
+        called = p[1] + mark
+        # Concealed tiles left after the chi; kuikae tiles must not fill all of them.
+        rest = 14 - (len(self._fulou) + 1) * 3
+        if 3 <= n and bingpai[n - 2] > 0 and bingpai[n - 1] > 0:
+            if not check or (bingpai[n - 3] if 3 < n else 0) + bingpai[n] < rest:
+                if n - 2 == 5 and bingpai[0] > 0:
+                    mianzi.append(s + "067-")
+                if n - 1 == 5 and bingpai[0] > 0:
+                    mianzi.append(s + "406-")
+                if (n - 2 != 5 and n - 1 != 5) or bingpai[0] < bingpai[5]:
+                    mianzi.append(s + str(n - 2) + str(n - 1) + called)
+        if 2 <= n <= 8 and bingpai[n - 1] > 0 and bingpai[n + 1] > 0:
+            if not check or bingpai[n] < rest:
+                if n - 1 == 5 and bingpai[0] > 0:
+                    mianzi.append(s + "06-7")
+                if n + 1 == 5 and bingpai[0] > 0:
+                    mianzi.append(s + "34-0")
+                if (n - 1 != 5 and n + 1 != 5) or bingpai[0] < bingpai[5]:
+                    mianzi.append(s + str(n - 1) + called + str(n + 1))
+        if n <= 7 and bingpai[n + 1] > 0 and bingpai[n + 2] > 0:
+            if not check or bingpai[n] + (bingpai[n + 3] if n < 7 else 0) < rest:
+                if n + 1 == 5 and bingpai[0] > 0:
+                    mianzi.append(s + "4-06")
+                if n + 2 == 5 and bingpai[0] > 0:
+                    mianzi.append(s + "3-40")
+                if (n + 1 != 5 and n + 2 != 5) or bingpai[0] < bingpai[5]:
+                    mianzi.append(s + called + str(n + 1) + str(n + 2))
+        return mianzi
+
+    def get_peng_mianzi(self, p: str) -> list[str] | None:
+        """The pon melds possible on discard ``p`` (with its mark), one per choice of red fives.
+        ``None`` if the hand must discard."""
+        if self._zimo:
+            return None
+        if not valid_pai(p):
+            raise ShoupaiError(f"invalid tile {p!r}")
+        mianzi: list[str] = []
+        s, n = p[0], int(p[1]) or 5
+        d = _MARK_END.search(p)
+        if not d:
+            raise ShoupaiError(f"{p} has no direction mark")
+        if self._lizhi:
+            return mianzi
+        called = p[1] + d.group()
+        bingpai = self._bingpai[s]
+        if bingpai[n] >= 2:
+            if n == 5 and bingpai[0] >= 2:
+                mianzi.append(s + "00" + called)
+            if n == 5 and bingpai[0] >= 1 and bingpai[5] - bingpai[0] >= 1:
+                mianzi.append(s + "50" + called)
+            if n != 5 or bingpai[5] - bingpai[0] >= 2:
+                mianzi.append(s + str(n) + str(n) + called)
+        return mianzi
+
+    def get_gang_mianzi(self, p: str | None = None) -> list[str] | None:
+        """With ``p`` (a discard with its mark): the daiminkan possible on it. Without: the
+        ankan and kakan possible after a draw (after riichi only an ankan of the drawn tile;
+        the rule-dependent refinements are ``allow.get_gang_mianzi``). ``None`` when the hand
+        is in the wrong state for the question."""
+        mianzi: list[str] = []
+        if p:
+            if self._zimo:
+                return None
+            if not valid_pai(p):
+                raise ShoupaiError(f"invalid tile {p!r}")
+            s, n = p[0], int(p[1]) or 5
+            d = _MARK_END.search(p)
+            if not d:
+                raise ShoupaiError(f"{p} has no direction mark")
+            if self._lizhi:
+                return mianzi
+            bingpai = self._bingpai[s]
+            if bingpai[n] == 3:
+                if n == 5:
+                    mianzi = [s + "5" * (3 - bingpai[0]) + "0" * bingpai[0] + p[1] + d.group()]
+                else:
+                    mianzi = [s + str(n) * 4 + d.group()]
+            return mianzi
+
+        zimo = self._zimo
+        if not zimo:
+            return None
+        if len(zimo) > 2:
+            return None
+        drawn = zimo.replace("0", "5", 1)
+        for s in ("m", "p", "s", "z"):
+            bingpai = self._bingpai[s]
+            for n in range(1, len(bingpai)):
+                if bingpai[n] == 0:
+                    continue
+                if bingpai[n] == 4:
+                    if self._lizhi and s + str(n) != drawn:
+                        continue
+                    if n == 5:
+                        mianzi.append(s + "5" * (4 - bingpai[0]) + "0" * bingpai[0])
+                    else:
+                        mianzi.append(s + str(n) * 4)
+                else:
+                    if self._lizhi:
+                        continue
+                    for m in self._fulou:
+                        if m.replace("0", "5")[:4] == s + str(n) * 3:
+                            if n == 5 and bingpai[0] > 0:
+                                mianzi.append(m + "0")
+                            else:
+                                mianzi.append(m + str(n))
+        return mianzi

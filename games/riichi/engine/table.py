@@ -1,0 +1,500 @@
+"""Riichi mahjong on the platform: ``RiichiGame`` implements ``games.engine.Engine``.
+
+The flow is ``game.Game`` (Majiang's, message for message); this class feeds it the players'
+replies one action at a time and turns its records into platform events.
+
+Actions are the replies of Majiang's protocol (seed 001):
+
+| action | params | Majiang reply | when |
+| --- | --- | --- | --- |
+| ``kaiju`` | ``[]`` | - | the initial action (the host's seat) that starts the game |
+| ``dapai`` | ``["m1"]``, ``["m1_"]``, ``["m1*"]`` | ``{dapai}`` | after a draw or a chi/pon |
+| ``fulou`` | ``["m1-23"]`` | ``{fulou}`` | chi, pon, daiminkan on a discard |
+| ``gang`` | ``["m1111"]``, ``["m111=1"]`` | ``{gang}`` | ankan, kakan after a draw |
+| ``hule`` | ``[]`` | ``{hule: '-'}`` | tsumo, ron, chankan |
+| ``pingju`` | ``[]`` | ``{daopai: '-'}`` | 九種九牌 on the first draw |
+| ``daopai`` | ``[]`` | ``{daopai: '-'}`` | show a tenpai hand at the exhaustive draw (ノーテン宣言あり) |
+| ``pass`` | ``[]`` | ``{}`` | nothing; on one's own turn: the default discard |
+
+Who is asked (``to_act``), chosen so that being asked never tells anyone what a seat could do:
+
+- after a draw (``zimo``/``gangzimo``): the player on turn;
+- after a chi or pon: the caller (to discard); after a daiminkan nobody (the replacement draw
+  follows);
+- after a discard: **all three other seats, always**, whether or not they could call or win;
+  each must answer (``pass`` if nothing else); at the last discard with ノーテン宣言あり the
+  discarder too (to show a tenpai hand or not);
+- after a kakan: all three other seats (chankan); after an ankan nobody (Majiang allows no
+  chankan on an ankan, not even for kokushi);
+- nobody for qipai, kaigang, hule, pingju: the game moves on at once.
+
+Replies are collected without events (a call is not revealed before the others have answered)
+and handled when the last one arrives, in Majiang's order (ron before pon/kan before chi).
+Unlike Majiang, which plays an invalid reply as a pass or tsumogiri, the platform rejects an
+action that is not in ``legal_actions`` (the state is untouched); ``auto_action`` is the
+tsumogiri (the default discard after a call) or ``pass``.
+
+Events are Majiang's messages: ``kaiju``, ``qipai``, ``zimo``, ``dapai``, ``fulou``, ``gang``,
+``gangzimo``, ``kaigang``, ``hule``, ``pingju``, ``jieju``, each with ``params = [data]`` (the paifu
+record, ``l`` relative to the hand's dealer) and ``player`` = the seat acting. Each seat sees them
+masked exactly as Majiang masks them for that player: in ``qipai`` the other hands are ``''``, in
+``zimo``/``gangzimo`` another player's tile is ``''``; ``kaiju`` carries the seat's own ``id``.
+"""
+# ruff: noqa: E741  (l: a seat counted from the hand's dealer, Majiang's and the paifu's name)
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.engine import Event, Mode, Rejection
+
+from .allow import allow_no_daopai
+from .game import DAPAI, FULOU, GANG, GANGZIMO, HULE, JIEJU, KAIJU, QIPAI, ZIMO, Game
+from .rule import rule as make_rule
+from .shan import Shan
+from .shoupai import Shoupai
+from .xiangting import xiangting
+
+SEATS = 4
+# Keys the platform itself puts in a table's rules (see games.lobby.RESERVED_RULES); the rest are
+# Majiang.rule() overrides.
+PLATFORM_RULES = ("host_seat", "tile_bag", "imported")
+_ANKAN = re.compile(r"[mpsz][0-9]{4}\Z")
+ACTIONS = ("kaiju", "dapai", "fulou", "gang", "hule", "pingju", "daopai", "pass")
+
+
+@dataclass(frozen=True)
+class SeatEvent(Event):
+    """An event whose content differs per seat (qipai, kaiju). ``per_seat[s]`` is what seat
+    ``s`` sees; ``params`` (everything) only with ``reveal_all``; spectators get
+    ``hidden_params``. ``visible_to`` is empty so that anything ignoring ``render`` shows only
+    the spectators' version."""
+
+    per_seat: tuple[list[Any], ...] = ()
+
+    def render(self, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
+        if reveal_all:
+            params = self.params
+        elif viewer is not None and 0 <= viewer < len(self.per_seat):
+            params = self.per_seat[viewer]
+        else:
+            params = self.hidden_params or []
+        message: dict[str, Any] = {"type": self.type, "params": params}
+        if self.player is not None:
+            message["player"] = self.player
+        return message
+
+
+def masked_shoupai(sp: Shoupai) -> str:
+    """The hand as the other players see it (Majiang's board): a ``_`` per concealed tile,
+    ``*`` in riichi, the melds, a trailing ``,`` just after a call."""
+    b = sp._bingpai
+    n = b["_"] + sum(b["m"][1:]) + sum(b["p"][1:]) + sum(b["s"][1:]) + sum(b["z"][1:])
+    text = "_" * n + ("*" if sp._lizhi else "") + "".join("," + m for m in sp._fulou)
+    if sp._zimo and len(sp._zimo) > 2:
+        text += ","
+    return text
+
+
+class RiichiGame:
+    """One game of riichi mahjong for four players, Majiang's rules (``Majiang.rule()``
+    overrides in ``rules``)."""
+
+    game_type: ClassVar[str] = "riichi"
+
+    def __init__(
+        self,
+        rule: dict[str, Any] | None = None,
+        *,
+        shan: Callable[[Game], Shan],
+        qijia: int = 0,
+        title: str = "",
+        player: Sequence[str] | None = None,
+        host: int = 0,
+    ) -> None:
+        if not 0 <= qijia < SEATS:
+            raise ValueError("qijia is a seat, 0 to 3")
+        if not 0 <= host < SEATS:
+            raise ValueError("host is a seat, 0 to 3")
+        self.host = host
+        self.rule = make_rule() if rule is None else rule
+        self.qijia = qijia
+        self._events: list[Event] = []
+        names = list(player) if player is not None else [f"player {i}" for i in range(SEATS)]
+        self.game = Game(self.rule, shan=shan, title=title, player=names, listener=self._record)
+        self._waiting: list[int] = []  # seats (player ids) still to answer the current message
+        self._started = False
+        self._actions = 0
+
+    # -- construction --------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, *, mode: Mode, seed: int, rules: dict[str, Any]) -> RiichiGame:
+        """A new game: the first dealer and every hand's wall drawn from ``random.Random(seed)``
+        (the wall shuffled as Majiang shuffles, from that generator)."""
+        if mode.seats != SEATS:
+            raise ValueError("riichi mahjong is played by four")
+        rules = dict(rules or {})
+        host = rules.pop("host_seat", 0)  # set by the lobby: the host's seat starts the game
+        for key in PLATFORM_RULES:
+            rules.pop(key, None)
+        rule = make_rule(rules)
+        rng = random.Random(seed)
+        qijia = int(rng.random() * 4)
+        return cls(rule, shan=lambda game: Shan.shuffled(rule, rng), qijia=qijia, title=f"riichi {seed}", host=host)
+
+    @classmethod
+    def from_walls(
+        cls,
+        walls: Sequence[Sequence[str] | Shan],
+        *,
+        rule: dict[str, Any] | None = None,
+        qijia: int = 0,
+        title: str = "",
+        player: Sequence[str] | None = None,
+    ) -> RiichiGame:
+        """A game dealt from given walls, one per hand (136 tiles in Majiang's wall order, or a
+        ``Shan``)."""
+        full = make_rule() if rule is None else rule
+        queue = list(walls)
+
+        def next_wall(game: Game) -> Shan:
+            if not queue:
+                raise ValueError("no wall left for another hand")
+            wall = queue.pop(0)
+            return wall if isinstance(wall, Shan) else Shan(full, wall)
+
+        return cls(full, shan=next_wall, qijia=qijia, title=title, player=player)
+
+    # -- the contract --------------------------------------------------------------------------
+
+    def initial_actions(self) -> list[tuple[int, str, list[Any]]]:
+        return [(self.host, "kaiju", [])]
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.status == JIEJU
+
+    def to_act(self) -> list[int]:
+        if not self._started:
+            return [self.host]
+        return sorted(self._waiting)
+
+    def apply(self, seat: int, action_type: str, params: list[Any]) -> list[Event]:
+        if self.is_over:
+            raise Rejection("the game is over")
+        if action_type not in ACTIONS:
+            raise Rejection(f"unknown action {action_type!r}")
+        if not isinstance(params, list | tuple):
+            raise Rejection("params must be a list")
+        if not self._started:
+            if action_type != "kaiju" or seat != self.host:
+                raise Rejection(f"the game has not started: seat {self.host} starts it with kaiju")
+            if params:
+                raise Rejection("kaiju takes no params")
+            self._events = []
+            self._started = True
+            self.game.kaiju(self.qijia)
+            self._advance()
+            return self._take_events()
+        if seat not in self._waiting:
+            raise Rejection(f"the game is not waiting for seat {seat}")
+        reply = self._reply_for(seat, action_type, list(params))
+        game = self.game
+        game._reply[game.seat_of(seat)] = reply
+        self._waiting.remove(seat)
+        self._actions += 1
+        self._events = []
+        if not self._waiting:
+            game.next()
+            self._advance()
+        return self._take_events()
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Every action ``seat`` may take now, one entry per action (``type``, ``params``), plus
+        for a winning shape that may not win an entry ``{"type": "hule", "allowed": False,
+        "reason": ...}`` (furiten kinds, no yaku); entries without ``allowed`` are all legal."""
+        if not self._started:
+            return [{"type": "kaiju", "params": []}] if seat == self.host else []
+        if self.is_over or seat not in self._waiting:
+            return []
+        return self._legal(seat)
+
+    def auto_action(self, seat: int) -> tuple[str, list[Any]]:
+        """Tsumogiri after a draw (the last legal discard after a call), else pass."""
+        if not self._started:
+            return ("kaiju", [])
+        game = self.game
+        if seat in self._waiting and game.status in (ZIMO, GANGZIMO, FULOU) and game.seat_of(seat) == game.lunban:
+            dapai = game.get_dapai() or []
+            if dapai:
+                return ("dapai", [dapai[-1]])
+        return ("pass", [])
+
+    def view(self, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
+        game = self.game
+        snapshot: dict[str, Any] = {
+            "game_type": self.game_type,
+            "rule": self.rule,
+            "title": game.title,
+            "player": game.player,
+            "qijia": self.qijia,
+            "started": self._started,
+            "status": game.status,
+            "is_over": self.is_over,
+            "defen": game.defen[:],
+            "zhuangfeng": game.zhuangfeng,
+            "jushu": game.jushu,
+            "changbang": game.changbang,
+            "lizhibang": game.lizhibang,
+            "viewer": viewer,
+        }
+        if game.shan is not None and game.shoupai:
+            snapshot.update(self._hand_view(viewer, reveal_all))
+        if self.is_over:
+            snapshot["result"] = self.result()
+        return snapshot
+
+    def result(self) -> dict[str, Any]:
+        game = self.game
+        paipu = game.paipu
+        over = self.is_over
+        defen = game.defen[:]
+        rank = paipu.get("rank") or []
+        point = paipu.get("point") or []
+        return {
+            "is_over": over,
+            "end_reason": game.end_reason,
+            "defen": defen,
+            "rank": rank,
+            "point": point,
+            "players": [
+                {
+                    "seat": s,
+                    "score": defen[s],
+                    "rank": rank[s] if over else None,
+                    "point": point[s] if over else None,
+                }
+                for s in range(SEATS)
+            ],
+        }
+
+    # -- paifu ---------------------------------------------------------------------------------
+
+    @property
+    def paifu(self) -> dict[str, Any]:
+        """Majiang's paifu of the game so far (complete once over)."""
+        return self.game.paipu
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _take_events(self) -> list[Event]:
+        events, self._events = self._events, []
+        return events
+
+    def _advance(self) -> None:
+        """Run the flow until it waits for a reply (or the game is over)."""
+        game = self.game
+        while True:
+            status = game.status
+            if status == JIEJU:
+                self._waiting = []
+                return
+            waiting = self._askees(status)
+            if waiting:
+                self._waiting = [game.player_id[l] for l in waiting]
+                return
+            game.next()
+
+    def _askees(self, status: str | None) -> list[int]:
+        """Seats (relative to the dealer) asked to answer the current message."""
+        game = self.game
+        lunban = game.lunban
+        if status in (ZIMO, GANGZIMO):
+            return [lunban]
+        if status == DAPAI:
+            others = [(lunban + i) % 4 for i in (1, 2, 3)]
+            assert game.shan is not None
+            if game.shan.paishu == 0 and self.rule["ノーテン宣言あり"]:
+                others.append(lunban)
+            return others
+        if status == FULOU:
+            return [] if game._gang else [lunban]
+        if status == GANG:
+            assert game._gang is not None
+            if _ANKAN.match(game._gang):
+                return []  # no chankan on an ankan: straight to the replacement draw
+            return [(lunban + i) % 4 for i in (1, 2, 3)]
+        return []
+
+    def _record(self, kind: str, data: Any) -> None:
+        game = self.game
+        if kind == KAIJU:
+            public = {"title": data["title"], "player": data["player"], "qijia": data["qijia"], "rule": data["rule"]}
+            per_seat = tuple([{"id": s, **public}] for s in range(SEATS))
+            self._events.append(SeatEvent(kind, None, [dict(public, id=None)], frozenset(),
+                                          [dict(public, id=None)], per_seat))
+        elif kind == QIPAI:
+            hidden = dict(data, shoupai=["", "", "", ""])
+            per_seat = []
+            for s in range(SEATS):
+                l = game.seat_of(s)
+                mine = ["", "", "", ""]
+                mine[l] = data["shoupai"][l]
+                per_seat.append([dict(data, shoupai=mine)])
+            self._events.append(SeatEvent(kind, None, [data], frozenset(), [hidden], tuple(per_seat)))
+        elif kind in (ZIMO, GANGZIMO):
+            pid = game.player_id[data["l"]]
+            self._events.append(Event(kind, pid, [data], frozenset({pid}), [dict(data, p="")]))
+        elif kind in (DAPAI, FULOU, GANG):
+            self._events.append(Event(kind, game.player_id[data["l"]], [data]))
+        elif kind == HULE:
+            self._events.append(Event(kind, game.player_id[data["l"]], [data]))
+        elif kind == JIEJU:
+            self._events.append(Event(kind, None, [{"defen": data["defen"], "rank": data["rank"],
+                                                     "point": data["point"]}]))
+        else:  # kaigang, pingju
+            self._events.append(Event(kind, None, [data]))
+
+    # replies ---------------------------------------------------------------------------------
+
+    def _reply_for(self, seat: int, action_type: str, params: list[Any]) -> dict[str, Any]:
+        """The Majiang reply for an action, or a Rejection if it is not legal now."""
+        if action_type == "pass":
+            if params:
+                raise Rejection("pass takes no params")
+            return {}
+        for entry in self._legal(seat):
+            if entry["type"] == action_type and entry.get("allowed", True) and entry["params"] == params:
+                if action_type in ("dapai", "fulou", "gang"):
+                    return {action_type: params[0]}
+                if action_type == "hule":
+                    return {"hule": "-"}
+                return {"daopai": "-"}  # pingju (九種九牌) and daopai
+        raise Rejection(f"{action_type} {params} is not legal now")
+
+    def _legal(self, seat: int) -> list[dict[str, Any]]:
+        game = self.game
+        status = game.status
+        l = game.seat_of(seat)
+        actions: list[dict[str, Any]] = []
+        if status in (ZIMO, GANGZIMO) and l == game.lunban:
+            dapai = game.get_dapai() or []
+            lizhi = game.allow_lizhi() or []
+            for p in dapai:
+                actions.append({"type": "dapai", "params": [p]})
+            for p in lizhi:
+                actions.append({"type": "dapai", "params": [p + "*"], "lizhi": True})
+            for m in game.get_gang_mianzi() or []:
+                actions.append({"type": "gang", "params": [m]})
+            sp = game.shoupai[l]
+            if game.allow_hule():
+                actions.append({"type": "hule", "params": []})
+            elif xiangting(sp) == -1:
+                actions.append({"type": "hule", "params": [], "allowed": False, "reason": "no yaku"})
+            if game.allow_pingju():
+                actions.append({"type": "pingju", "params": []})
+            actions.append({"type": "pass", "params": [], "default": ["dapai", [dapai[-1]]] if dapai else None})
+            return actions
+        if status == FULOU and l == game.lunban:
+            dapai = game.get_dapai() or []
+            for p in dapai:
+                actions.append({"type": "dapai", "params": [p]})
+            actions.append({"type": "pass", "params": [], "default": ["dapai", [dapai[-1]]] if dapai else None})
+            return actions
+        if status == DAPAI:
+            assert game.shan is not None
+            if l != game.lunban:
+                self._hule_entry(l, actions)
+                if l == (game.lunban + 1) % 4:
+                    for m in game.get_chi_mianzi(l) or []:
+                        actions.append({"type": "fulou", "params": [m]})
+                for m in game.get_peng_mianzi(l) or []:
+                    actions.append({"type": "fulou", "params": [m]})
+                for m in game.get_gang_mianzi(l) or []:
+                    actions.append({"type": "fulou", "params": [m]})
+            if self._may_show(l):
+                actions.append({"type": "daopai", "params": []})
+            actions.append({"type": "pass", "params": []})
+            return actions
+        if status == GANG and l != game.lunban:
+            self._hule_entry(l, actions)
+            actions.append({"type": "pass", "params": []})
+            return actions
+        return [{"type": "pass", "params": []}]
+
+    def _may_show(self, l: int) -> bool:
+        game = self.game
+        assert game.shan is not None
+        return game.shan.paishu == 0 and allow_no_daopai(self.rule, game.shoupai[l], game.shan.paishu)
+
+    def _hule_entry(self, l: int, actions: list[dict[str, Any]]) -> None:
+        game = self.game
+        if game.allow_hule(l):
+            actions.append({"type": "hule", "params": []})
+            return
+        p = game.ron_tile(l)
+        if not game._completes(l, p):
+            return
+        if not game._neng_rong[l]:
+            waits = game.waits(l) or []
+            if any(game.he[l].find(w) for w in waits):
+                reason = "furiten: a wait is in your own discards"
+            elif game.shoupai[l]._lizhi:
+                reason = "furiten: a winning tile passed since your riichi"
+            else:
+                reason = "furiten: a winning tile passed since your last discard"
+        else:
+            reason = "no yaku"
+        actions.append({"type": "hule", "params": [], "allowed": False, "reason": reason})
+
+    # view ------------------------------------------------------------------------------------
+
+    def _hand_view(self, viewer: int | None, reveal_all: bool) -> dict[str, Any]:
+        game = self.game
+        shan = game.shan
+        assert shan is not None
+        seats = []
+        for l in range(4):
+            pid = game.player_id[l]
+            sp = game.shoupai[l]
+            mine = reveal_all or viewer == pid
+            seats.append({
+                "seat": pid,
+                "menfeng": l,
+                "shoupai": sp.to_string() if mine else masked_shoupai(sp),
+                "fulou": list(sp._fulou),
+                "he": list(game.he[l]._pai),
+                "lizhi": sp._lizhi,
+                "defen": game.defen[pid],
+            })
+        hand: dict[str, Any] = {
+            "seats": seats,
+            "dealer": game.player_id[0],
+            "turn": game.player_id[game.lunban] if game.lunban >= 0 else None,
+            "baopai": shan.baopai,
+            "paishu": shan.paishu,
+            "last_dapai": game._dapai,
+            "n_gang": sum(game._n_gang),
+        }
+        if viewer is not None and 0 <= viewer < SEATS:
+            l = game.seat_of(viewer)
+            sp = game.shoupai[l]
+            waits = game.waits(l) if sp._zimo is None else None
+            hand["me"] = {
+                "seat": viewer,
+                "menfeng": l,
+                "shoupai": sp.to_string(),
+                "xiangting": xiangting(sp),
+                "waits": waits,
+                "furiten": not game._neng_rong[l],
+            }
+        if reveal_all:
+            hand["paifu"] = game.paipu
+            hand["shan"] = list(shan._pai)
+            hand["fubaopai"] = shan.fubaopai
+        return hand

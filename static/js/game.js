@@ -1,0 +1,407 @@
+// The game page: one game's table, for its players and for spectators.
+//
+// It logs in on the lobby socket, sends EnterGame and draws the Snapshot it gets back; then
+// GameMessages pushes extend the log. A push that does not continue the log exactly (a gap
+// or an overlap) means something was missed, so the page asks for a fresh Snapshot (Resync).
+// What the table looks like is up to the game type's renderer (games/registry.js).
+
+import { h, readJson, toast, scheduler, replaceChildrenKeepingFocus } from "./dom.js";
+import { LobbySocket, describeStatus } from "./socket.js";
+import { createChat } from "./chat.js";
+import { teamName } from "./render.js";
+import { loadRenderer } from "./games/registry.js";
+
+const config = readJson("game-config", {});
+const gameId = config.game;
+const STARTED_KEY = `game-started:${gameId}`;
+
+function takeStartedFlag() {
+  try {
+    const flag = sessionStorage.getItem(STARTED_KEY) === "1";
+    sessionStorage.removeItem(STARTED_KEY);
+    return flag;
+  } catch {
+    return false;
+  }
+}
+
+const state = {
+  status: config.status,
+  v: null,
+  history: [],
+  position: null,
+  view: null,
+  toAct: [],
+  legal: [],
+  result: config.result,
+  players: config.players || [],
+  // Every seat's clock as the server last described it (null when untimed), and when that was.
+  clocks: null,
+  clocksAt: null,
+  // Set by the lobby when it brought us here because the game just started; cleared by the
+  // first move, after which the game is simply "in progress".
+  justStarted: takeStartedFlag(),
+  // The v of the last Snapshot: pushes at or below it are already in the snapshot's history.
+  snapshotV: null,
+  busy: false,
+  resync: { inFlight: false, again: false },
+  // Bumped when the whole history is replaced, so the log is redrawn instead of appended to.
+  historyEpoch: 0,
+};
+
+const els = {
+  status: document.getElementById("game-status"),
+  conn: document.getElementById("connection-status"),
+  seats: document.getElementById("table-seats"),
+  board: document.getElementById("board"),
+  players: document.getElementById("player-list"),
+  turn: document.getElementById("turn-indicator"),
+  actions: document.getElementById("legal-actions"),
+  log: document.getElementById("game-log"),
+  logEmpty: document.getElementById("game-log-empty"),
+  result: document.getElementById("game-result"),
+  actionsTitle: document.getElementById("actions-title"),
+  leave: document.getElementById("leave-game"),
+};
+
+const renderer = await loadRenderer(config.game_type);
+
+// ---------------------------------------------------------------- helpers
+
+function playerAt(position) {
+  return state.players.find((p) => p.position === position) || null;
+}
+
+function playerName(position) {
+  const player = playerAt(position);
+  return player ? player.username : `seat ${Number(position) + 1}`;
+}
+
+function rendererContext() {
+  return {
+    config,
+    state,
+    position: state.position,
+    players: state.players,
+    playerName,
+    act,
+    busy: state.busy,
+  };
+}
+
+function send(message, label) {
+  const ref = socket.send(message, label);
+  if (ref === null) toast("Not connected to the server; wait a moment and try again.", { kind: "error" });
+  return ref !== null;
+}
+
+function act(type, params) {
+  if (state.busy) return;
+  const message = { type: "DoGameAction", game: gameId, v: state.v, action: type, params };
+  // Naming our seat lets the server refuse the action if it is not ours after all.
+  if (state.position !== null && state.position !== undefined) message.seat = state.position;
+  if (send(message, type)) {
+    state.busy = true;
+    repaint();
+  }
+}
+
+function requestResync() {
+  if (state.resync.inFlight) {
+    state.resync.again = true;
+    return;
+  }
+  if (socket.send({ type: "Resync", game: gameId }, "Resync") !== null) state.resync.inFlight = true;
+}
+
+// ---------------------------------------------------------------- messages
+
+function onSnapshot(msg) {
+  state.resync.inFlight = false;
+  if (state.v !== null && msg.v < state.v) {
+    // Older than pushes we already applied (they crossed on the wire): ask again.
+    requestResync();
+    return;
+  }
+  state.status = msg.status;
+  state.v = msg.v;
+  state.snapshotV = msg.v;
+  state.history = msg.history || [];
+  state.historyEpoch += 1;
+  state.position = msg.position ?? null;
+  state.view = msg.view ?? null;
+  state.toAct = msg.to_act || [];
+  state.legal = msg.legal || [];
+  if (msg.clocks !== undefined) setClocks(msg.clocks);
+  if (msg.result !== undefined) state.result = msg.result;
+  state.busy = false;
+  if (state.resync.again) {
+    state.resync.again = false;
+    requestResync();
+  }
+}
+
+function onGameMessages(msg) {
+  if (msg.start !== state.history.length) {
+    requestResync();
+    return;
+  }
+  state.history.push(...msg.messages);
+  state.v = Math.max(state.v ?? 0, msg.v);
+  if (msg.clocks !== undefined) setClocks(msg.clocks);
+  if (state.snapshotV !== null && msg.v > state.snapshotV) state.justStarted = false;
+  // Until the Snapshot arrives the old legal actions answer an old v: do not offer them.
+  state.legal = [];
+  state.busy = false;
+  if (renderer.resyncAfterMessages) requestResync();
+}
+
+function setClocks(clocks) {
+  state.clocks = clocks;
+  state.clocksAt = Date.now();
+}
+
+function onSetupChanged(setup) {
+  if (state.status !== "setup") return;
+  state.players = setup.users.map((u) => ({ user: u.user, username: u.username, position: null, team: u.team, forfeited: false, bot: Boolean(u.bot) }));
+}
+
+function handle(msg) {
+  const mine = msg.game === gameId;
+  switch (msg.type) {
+    case "Greetings":
+      // Every (re)connect starts over from a Snapshot; Greetings' history is not enough, as it
+      // has no legal actions or view.
+      state.resync.inFlight = true;
+      socket.send({ type: "EnterGame", game: gameId }, "Enter game");
+      break;
+    case "Snapshot":
+      if (mine) onSnapshot(msg);
+      break;
+    case "GameMessages":
+      if (mine) onGameMessages(msg);
+      break;
+    case "ActionApplied":
+      if (mine) {
+        state.v = Math.max(state.v ?? 0, msg.v);
+        // The legal actions we showed answered the old v; the GameMessages push that follows
+        // brings the new state.
+        state.legal = [];
+        state.busy = false;
+      }
+      break;
+    case "GameStarted":
+      if (mine) {
+        // GameStarted does not say who is a house bot; the seat list we had does.
+        const bots = new Set(state.players.filter((p) => p.bot).map((p) => p.user));
+        state.players = msg.players.map((p) => ({ ...p, forfeited: false, bot: Boolean(p.bot) || bots.has(p.user) }));
+        state.status = "active";
+        state.justStarted = true;
+        requestResync();
+      }
+      break;
+    case "GameInactive":
+      if (mine) {
+        state.status = msg.status;
+        if (msg.result !== undefined) state.result = msg.result;
+        // Once over, everything is revealed: fetch the full history.
+        requestResync();
+      }
+      break;
+    case "PlayerForfeited":
+      if (mine) {
+        const player = state.players.find((p) => p.user === msg.user);
+        if (player) player.forfeited = true;
+        toast(`${player ? player.username : "A player"} left the game; the server plays their seat.`);
+      }
+      break;
+    case "UserJoinedGame":
+    case "UserLeftGame":
+    case "GameModeChanged":
+    case "ArrangementChanged":
+    case "SetupAccepted":
+      if (mine) onSetupChanged(msg.setup);
+      break;
+    case "Chat":
+      if (mine) chat.add(msg);
+      return; // the chat box draws itself; the table is unchanged
+    case "Error":
+      state.busy = false;
+      if (msg.request === "Resync" || msg.request === "Enter game") state.resync.inFlight = false;
+      toast(msg.reason, { kind: "error", title: msg.request ? `${msg.request} refused` : msg.code });
+      // The page's picture of the game was out of date: fetch the current one.
+      if (["StaleAction", "DuplicateAction", "NotYourTurn", "IllegalAction", "GameNotActive"].includes(msg.code)) {
+        requestResync();
+      }
+      break;
+    case "FatalError":
+      toast(msg.reason, { kind: "error", title: "Disconnected", timeout: 0 });
+      break;
+    default:
+      return;
+  }
+  repaint();
+}
+
+// ---------------------------------------------------------------- rendering
+
+const STATUS_TEXT = { setup: "Being set up", active: "In progress", finished: "Finished", aborted: "Aborted" };
+
+function statusText() {
+  if (state.status === "active" && state.justStarted) return "Game started";
+  return STATUS_TEXT[state.status] || state.status;
+}
+
+function renderStatus() {
+  els.status.textContent = statusText();
+  els.status.dataset.status = state.status;
+}
+
+function seatPlaque(player, index, count) {
+  const me = player.user === config.user;
+  const toAct = player.position !== null && state.toAct.includes(player.position);
+  // The viewer sits at the bottom of the oval and the others follow clockwise, as at a real table.
+  const angle = Math.PI / 2 + (index / count) * 2 * Math.PI;
+  const style = { left: `${50 + 44 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` };
+  const teamClass = player.team !== null && player.team !== undefined && config.teams ? `team-${player.team}` : null;
+  return h("div", { class: ["seat", teamClass, me && "seat--me", toAct && "seat--to-act", player.forfeited && "seat--gone"], style },
+    h("span", { class: "avatar avatar--large", "aria-hidden": "true" }, (player.username || "?").charAt(0).toUpperCase()),
+    h("span", { class: "seat__name" }, player.username),
+    h("span", { class: "seat__meta" },
+      player.position !== null && player.position !== undefined ? `Seat ${player.position + 1}` : "Seated",
+      teamClass ? ` · ${teamName(player.team)}` : ""),
+    toAct ? h("span", { class: "seat__flag" }, "to act") : null);
+}
+
+function orderedPlayers() {
+  const players = [...state.players].sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
+  const mine = players.findIndex((p) => p.user === config.user);
+  return mine > 0 ? players.slice(mine).concat(players.slice(0, mine)) : players;
+}
+
+function renderSeats() {
+  const around = orderedPlayers();
+  els.seats.replaceChildren(...around.map((p, i) => seatPlaque(p, i, around.length)));
+  const listed = [...state.players].sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
+  els.players.replaceChildren(...listed.map((p) => {
+    const toAct = p.position !== null && state.toAct.includes(p.position);
+    const hasTeam = p.team !== null && p.team !== undefined && config.teams;
+    return h("li", { class: ["player-row", toAct && "player-row--to-act", p.forfeited && "player-row--gone"],
+      dataset: { testid: "player", user: p.user, position: p.position ?? "" } },
+    h("span", { class: "player-row__pos" }, p.position !== null && p.position !== undefined ? `${p.position + 1}` : "–"),
+    h("span", { class: ["team-dot", hasTeam && `team-${p.team}`] }, hasTeam ? h("span", { class: "visually-hidden" }, `${teamName(p.team)} team`) : null),
+    h("span", { class: "player-row__name", dataset: { testid: "player-name" } }, p.username),
+    p.user === config.user ? h("span", { class: "tag tag--you" }, "you") : null,
+    p.user === config.host ? h("span", { class: "tag" }, "host") : null,
+    p.bot ? h("span", { class: "tag tag--bot", title: "House bot" }, "bot") : null,
+    p.forfeited ? h("span", { class: "tag tag--warn" }, "left") : null,
+    toAct ? h("span", { class: "tag tag--turn" }, "to act") : null);
+  }));
+}
+
+function renderTurn() {
+  let text;
+  let mine = false;
+  if (state.status === "setup") text = "Waiting for the table to fill up and accept.";
+  else if (state.status !== "active") text = statusText() === "Aborted" ? "The game was aborted." : "The game is over.";
+  else if (!state.toAct.length) text = state.v === null ? "Loading the table…" : "Nobody to act.";
+  else {
+    mine = state.position !== null && state.toAct.includes(state.position);
+    const others = state.toAct.filter((p) => p !== state.position).map(playerName);
+    text = mine ? (others.length ? `Your turn (with ${others.join(", ")})` : "Your turn") : `Waiting for ${others.join(", ")}`;
+  }
+  els.turn.textContent = text;
+  els.turn.classList.toggle("turn--mine", mine);
+}
+
+const drawn = { board: null, actions: null };
+let renderedEpoch = -1;
+let renderedCount = 0;
+
+function logLine(message, index) {
+  const text = renderer.formatMessage(message, rendererContext());
+  return h("li", { class: "log-line", dataset: { type: message.type } },
+    h("span", { class: "log-line__n", "aria-hidden": "true" }, String(index + 1)),
+    text instanceof Node ? text : h("span", { class: "log-line__text" }, text));
+}
+
+function renderLog() {
+  const list = els.log;
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  if (renderedEpoch !== state.historyEpoch || renderedCount > state.history.length) {
+    list.replaceChildren(...state.history.map(logLine));
+    renderedEpoch = state.historyEpoch;
+  } else {
+    for (let i = renderedCount; i < state.history.length; i += 1) list.appendChild(logLine(state.history[i], i));
+  }
+  renderedCount = state.history.length;
+  els.logEmpty.hidden = state.history.length > 0;
+  if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+const repaint = scheduler(() => {
+  const ctx = rendererContext();
+  renderStatus();
+  renderSeats();
+  renderTurn();
+  // Seated-ness from the seat list, which is known before the first Snapshot brings a position.
+  const seated = state.players.some((p) => p.user === config.user && !p.forfeited);
+  els.actionsTitle.textContent = seated ? "Your move" : "Spectating";
+  if (els.leave) els.leave.hidden = !(seated && state.status === "active");
+  // The board and the actions are redrawn only when what they show changed, so an open
+  // <details> or half-typed parameters survive unrelated updates (a forfeit, a reconnect).
+  // A renderer whose board also offers moves (boardShowsActions) redraws it when they change.
+  const boardSig = JSON.stringify([state.status, state.v, state.view, state.position, state.clocks,
+    renderer.boardShowsActions ? [state.legal, state.toAct, state.busy] : null]);
+  if (boardSig !== drawn.board) {
+    drawn.board = boardSig;
+    renderer.renderBoard(els.board, ctx);
+  }
+  const actionsSig = JSON.stringify([state.status, state.v, state.legal, state.toAct, state.position, state.busy]);
+  if (actionsSig !== drawn.actions) {
+    drawn.actions = actionsSig;
+    const actions = h("div", { class: "actions-inner" });
+    renderer.renderActions(actions, ctx);
+    replaceChildrenKeepingFocus(els.actions, [...actions.childNodes]);
+  }
+  renderer.renderResult(els.result, ctx);
+  els.result.hidden = !state.result || state.status === "active";
+  renderLog();
+});
+
+// ---------------------------------------------------------------- start
+
+if (els.leave) {
+  els.leave.addEventListener("click", () => {
+    // Leaving a game in progress is a forfeit, not a pause: make sure that is meant.
+    if (window.confirm("Leave this game? The server will play your seat until the end.")) {
+      send({ type: "LeaveGame", game: gameId }, "Leave game");
+    }
+  });
+}
+
+// Anonymous visitors get no chat box (and no socket, below): the page just draws what the server rendered.
+const chatRoot = document.getElementById("game-chat");
+const chat = chatRoot
+  ? createChat(chatRoot, { me: config.user, send: (text) => send({ type: "Chat", game: gameId, text }, "Chat") })
+  : { add() {}, setEnabled() {} };
+
+const socket = new LobbySocket({
+  knownGames: () => (state.history.length ? [{ game: gameId, history_size: state.history.length }] : []),
+  onMessage: handle,
+  onStatus: (status, detail) => {
+    els.conn.textContent = describeStatus(status, detail);
+    els.conn.dataset.state = status;
+    chat.setEnabled(status === "online");
+    if (status !== "online") {
+      // Nothing can be sent until we are back; the Snapshot after reconnecting re-enables play.
+      state.legal = [];
+      state.resync.inFlight = false;
+      repaint();
+    }
+  },
+});
+
+repaint();
+// The lobby socket needs a login; an anonymous visitor sees the server-rendered seats only.
+if (config.user !== null && config.user !== undefined) socket.start();

@@ -1,0 +1,223 @@
+// Rendering of the lobby's pieces from plain state. Pure functions of their arguments: they
+// build DOM (through h(), so names stay text) and call back through ``ctx.actions``.
+
+import { h, icon, formatTime } from "./dom.js";
+
+export const ARRANGEMENT = { RANDOM: 1, EXACT: 2, TEAMS: 3 };
+export const TEAM_NAMES = ["Red", "Blue", "Gold"];
+
+export function teamName(team) {
+  return TEAM_NAMES[team] || `Team ${team + 1}`;
+}
+
+function modeOf(gameTypes, gameType, modeId) {
+  const type = gameTypes.get(gameType);
+  return type ? type.modes.find((m) => m.id === modeId) || null : null;
+}
+
+export function modeName(gameTypes, gameType, modeId) {
+  return modeOf(gameTypes, gameType, modeId)?.name || `Mode ${modeId}`;
+}
+
+export function typeName(gameTypes, gameType) {
+  return gameTypes.get(gameType)?.name || gameType;
+}
+
+function initial(name) {
+  return (name || "?").trim().charAt(0).toUpperCase() || "?";
+}
+
+/** The little round table with one chair per seat, drawn for sighted users (the list is the real content). */
+function feltTable(setup, seats, mode) {
+  const users = [...setup.users].sort((a, b) => a.slot - b.slot);
+  const chairs = [];
+  for (let i = 0; i < seats; i += 1) {
+    const user = users[i];
+    // Chairs go round the oval clockwise from the top, like players round a table.
+    const angle = (i / seats) * 2 * Math.PI - Math.PI / 2;
+    const style = { left: `${50 + 46 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` };
+    if (!user) {
+      chairs.push(h("div", { class: "chair chair--empty", style }, h("span", { class: "chair__seat" })));
+      continue;
+    }
+    const classes = ["chair", "chair--filled"];
+    if (user.team !== null && user.team !== undefined && setup.arrangement === ARRANGEMENT.TEAMS) {
+      classes.push(`team-${user.team}`);
+    }
+    if (user.accepted) classes.push("chair--accepted");
+    chairs.push(h("div", { class: classes, style, title: user.username },
+      h("span", { class: "chair__seat" }, initial(user.username)),
+      setup.host === user.user ? h("span", { class: "chair__crown" }, icon("crown")) : null,
+      user.accepted ? h("span", { class: "chair__tick" }, icon("check")) : null,
+      h("span", { class: "chair__name" }, user.username)));
+  }
+  return h("div", { class: "felt-table", "aria-hidden": "true" },
+    h("div", { class: "felt-table__top" }, h("span", { class: "felt-table__label" }, mode ? mode.name : "")),
+    chairs);
+}
+
+/** Which colour is which team; seats alternate between teams in slot order. */
+function teamLegend(count) {
+  const teams = [];
+  for (let t = 0; t < count; t += 1) {
+    teams.push(h("span", {}, h("span", { class: ["team-dot", `team-${t}`] }), `${teamName(t)} team`));
+  }
+  return h("p", { class: "team-legend", "aria-hidden": "true" }, teams);
+}
+
+function statusLine(setup, seats) {
+  const users = setup.users;
+  if (users.length < seats) {
+    const missing = seats - users.length;
+    return `Waiting for ${missing} more player${missing === 1 ? "" : "s"}`;
+  }
+  const waiting = users.filter((u) => !u.accepted).map((u) => u.username);
+  if (waiting.length) return `Waiting for ${waiting.join(", ")} to accept`;
+  return "Starting…";
+}
+
+/**
+ * A table being set up. ``ctx``: {me, gameTypes: Map, arrangements, acceptSent: Set, actions}.
+ */
+export function setupCard(setup, ctx) {
+  const { me, gameTypes, actions } = ctx;
+  const mode = modeOf(gameTypes, setup.game_type, setup.mode);
+  const seats = mode ? mode.seats : setup.users.length;
+  const users = [...setup.users].sort((a, b) => a.slot - b.slot);
+  const mine = users.find((u) => u.user === me) || null;
+  const isHost = setup.host === me;
+  const titleId = `table-title-${setup.game}`;
+  const teams = setup.arrangement === ARRANGEMENT.TEAMS;
+  const ordered = setup.arrangement !== ARRANGEMENT.RANDOM;
+  const arrangementName = ctx.arrangements.find((a) => a.id === setup.arrangement)?.name || "";
+
+  const moveBy = (index, delta) => {
+    const order = users.map((u) => u.user);
+    const other = index + delta;
+    [order[index], order[other]] = [order[other], order[index]];
+    actions.changeArrangement(setup.game, setup.arrangement, order);
+  };
+
+  const rows = users.map((user, index) => {
+    const name = user.username;
+    const hasTeam = teams && user.team !== null && user.team !== undefined;
+    return h("li", { class: ["seat-row", user.user === me && "seat-row--me"], dataset: { testid: "seat", user: user.user } },
+      h("span", { class: ["team-dot", hasTeam && `team-${user.team}`] },
+        hasTeam ? h("span", { class: "visually-hidden" }, `${teamName(user.team)} team`) : null),
+      h("span", { class: "seat-row__name" }, name),
+      user.bot ? h("span", { class: "tag tag--bot", title: "House bot: the server plays this seat" }, "bot") : null,
+      setup.host === user.user ? h("span", { class: "seat-row__host", title: "Host" }, icon("crown", "Host")) : null,
+      user.user === me ? h("span", { class: "tag tag--you" }, "you") : null,
+      h("span", { class: ["seat-row__state", user.accepted && "seat-row__state--ok"], dataset: { testid: "seat-state" } },
+        user.accepted ? [icon("check"), " Accepted"] : "Not accepted"),
+      isHost ? h("span", { class: "seat-row__tools" },
+        ordered ? h("button", { type: "button", class: "icon-btn", disabled: index === 0,
+          "aria-label": `Move ${name} up`, title: "Move up", dataset: { key: `up-${user.user}` },
+          onclick: () => moveBy(index, -1) }, icon("up")) : null,
+        ordered ? h("button", { type: "button", class: "icon-btn", disabled: index === users.length - 1,
+          "aria-label": `Move ${name} down`, title: "Move down", dataset: { key: `down-${user.user}` },
+          onclick: () => moveBy(index, 1) }, icon("down")) : null,
+        user.user !== me ? h("button", { type: "button", class: "icon-btn icon-btn--danger",
+          "aria-label": `Kick ${name}`, title: "Kick", dataset: { key: `kick-${user.user}`, testid: "kick" },
+          onclick: () => actions.kick(setup.game, user.user, name) }, icon("x")) : null) : null);
+  });
+  for (let i = users.length; i < seats; i += 1) {
+    rows.push(h("li", { class: "seat-row seat-row--free", dataset: { testid: "free-seat" } },
+      h("span", { class: "team-dot" }), h("span", { class: "seat-row__name" }, "Free seat")));
+  }
+
+  let hostControls = null;
+  if (isHost && mode) {
+    const modeSelect = h("select", { id: `mode-${setup.game}`, dataset: { key: "mode", testid: "host-mode" },
+      onchange: (e) => actions.changeMode(setup.game, Number(e.target.value)) },
+      gameTypes.get(setup.game_type).modes
+        .filter((m) => m.seats >= users.length)
+        .map((m) => h("option", { value: m.id, selected: m.id === setup.mode }, m.name)));
+    const arrangementSelect = h("select", { id: `arr-${setup.game}`, dataset: { key: "arrangement", testid: "host-arrangement" },
+      onchange: (e) => actions.changeArrangement(setup.game, Number(e.target.value), null) },
+      ctx.arrangements
+        .filter((a) => a.id !== ARRANGEMENT.TEAMS || mode.teams)
+        .map((a) => h("option", { value: a.id, selected: a.id === setup.arrangement }, a.name)));
+    hostControls = h("div", { class: "table-card__host" },
+      h("div", { class: "mini-field" }, h("label", { for: `mode-${setup.game}` }, "Mode"), modeSelect),
+      h("div", { class: "mini-field" }, h("label", { for: `arr-${setup.game}` }, "Seating"), arrangementSelect));
+  }
+
+  const buttons = [];
+  if (mine) {
+    const sent = ctx.acceptSent.has(`${setup.game}:${setup.version}`);
+    buttons.push(h("button", { type: "button", class: "btn btn--brass", disabled: mine.accepted || sent,
+      dataset: { key: "accept", testid: "accept-setup" },
+      onclick: () => actions.accept(setup.game, setup.version) },
+    mine.accepted ? [icon("check"), " Accepted"] : "Accept"));
+    buttons.push(h("button", { type: "button", class: "btn btn--ghost", dataset: { key: "leave", testid: "leave-table" },
+      onclick: () => actions.leave(setup.game) }, "Leave"));
+    // The host can fill a free seat with a house bot (AddBot), for game types that have one.
+    if (isHost && users.length < seats && gameTypes.get(setup.game_type)?.has_bot && actions.addBot) {
+      buttons.push(h("button", { type: "button", class: "btn btn--ghost", dataset: { key: "add-bot", testid: "add-bot" },
+        title: "Fill a free seat with a house bot", onclick: () => actions.addBot(setup.game) }, h("span", { class: "bot-icon", "aria-hidden": "true" }), "Add bot"));
+    }
+  } else if (users.length < seats) {
+    buttons.push(h("button", { type: "button", class: "btn btn--brass", dataset: { key: "join", testid: "join-table" },
+      onclick: () => actions.join(setup.game) }, "Join"));
+  } else {
+    buttons.push(h("span", { class: "muted" }, "Table full"));
+  }
+
+  return h("article", { class: ["table-card", mine && "table-card--mine"], "aria-labelledby": titleId,
+    dataset: { testid: "setup-table", game: setup.game } },
+    h("header", { class: "table-card__head" },
+      h("h3", { id: titleId, class: "table-card__title" }, typeName(gameTypes, setup.game_type), " ",
+        h("span", { class: "table-no" }, `#${setup.display_number}`)),
+      h("div", { class: "table-card__badges" },
+        h("span", { class: "badge", dataset: { testid: "table-mode" } }, mode ? mode.name : `Mode ${setup.mode}`),
+        h("span", { class: "badge badge--soft" }, arrangementName))),
+    feltTable(setup, seats, mode),
+    h("ol", { class: "seat-list", "aria-label": `Seats at table ${setup.display_number}` }, rows),
+    teams && mode?.teams ? teamLegend(mode.teams) : null,
+    h("p", { class: "table-card__status", dataset: { testid: "table-status" } }, statusLine(setup, seats)),
+    hostControls,
+    h("div", { class: "table-card__actions" }, buttons));
+}
+
+/** A game in progress, as a row in the lobby. */
+export function activeGameRow(game, ctx) {
+  const { me, gameTypes, usernames } = ctx;
+  const players = (game.players || game.users.map((user) => ({ user })))
+    .map((p) => ({ ...p, username: p.username || usernames.get(p.user) || `user ${p.user}` }));
+  const mine = players.some((p) => p.user === me);
+  const title = `${typeName(gameTypes, game.game_type)} #${game.display_number ?? game.game}`;
+  return h("li", { class: ["game-row", mine && "game-row--mine"], dataset: { testid: "active-game", game: game.game } },
+    h("div", { class: "game-row__main" },
+      h("a", { class: "game-row__title", href: `/games/${game.game}/` }, title),
+      h("span", { class: "badge badge--soft" }, modeName(gameTypes, game.game_type, game.mode))),
+    h("div", { class: "game-row__players" },
+      players.map((p, i) => [i ? h("span", { class: "sep", "aria-hidden": "true" }, " · ") : null,
+        h("span", { class: ["player-chip", p.forfeited && "player-chip--gone"] }, p.username)])),
+    h("div", { class: "game-row__meta" },
+      h("span", { class: "muted" }, `${game.v || 0} action${game.v === 1 ? "" : "s"} played`),
+      h("a", { class: ["btn", "btn--small", mine ? "btn--brass" : "btn--ghost"], href: `/games/${game.game}/` },
+        mine ? "Return to your game" : "Watch")));
+}
+
+/** Who is online: one row per user with at least one connection. */
+export function onlineRow(user, ctx) {
+  const clients = user.clients;
+  const where = [...new Set(clients.map((c) => c.game).filter((g) => g !== undefined && g !== null))];
+  return h("li", { class: ["online-user", user.user === ctx.me && "online-user--me"], dataset: { testid: "online-user" } },
+    h("span", { class: "avatar", "aria-hidden": "true" }, initial(user.username)),
+    h("span", { class: "online-user__name" }, user.username),
+    clients.length > 1
+      ? h("span", { class: "count", title: `${clients.length} connections` }, `×${clients.length}`,
+        h("span", { class: "visually-hidden" }, ` (${clients.length} connections)`))
+      : null,
+    where.length ? h("span", { class: "online-user__where" }, `at ${where.map((g) => `#${g}`).join(", ")}`) : null);
+}
+
+/** One chat message. */
+export function chatLine(message, me) {
+  return h("li", { class: ["chat-line", message.user === me && "chat-line--me"] },
+    h("time", { class: "chat-line__time", datetime: message.at || null }, formatTime(message.at)),
+    h("strong", { class: "chat-line__user" }, message.username || `user ${message.user}`),
+    h("span", { class: "chat-line__text" }, message.text));
+}

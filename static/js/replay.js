@@ -1,0 +1,234 @@
+// The replay page (/games/<id>/replay/): step through a finished game.
+//
+// It reads the review data (GET /api/games/<id>/review/: the players and the action list) and,
+// for each step shown, the state after that many actions (GET /api/games/<id>/replay/?step=N:
+// {view, history}, everything revealed for a finished game). The table is drawn by the same
+// Acquire modules as the live game page, with every rack showing.
+
+import { h, readJson } from "./dom.js";
+import { playerTag } from "./games/acquire/common.js";
+import { describeMessage } from "./games/acquire/log.js";
+import { renderStandings } from "./games/acquire/standings.js";
+import { renderTable } from "./games/acquire/table.js";
+
+const config = readJson("replay-config", {});
+const gameId = config.game;
+
+const els = {
+  message: document.getElementById("replay-message"),
+  controls: document.getElementById("replay-controls"),
+  first: document.getElementById("replay-first"),
+  back: document.getElementById("replay-back"),
+  forward: document.getElementById("replay-forward"),
+  last: document.getElementById("replay-last"),
+  slider: document.getElementById("replay-slider"),
+  step: document.getElementById("replay-step"),
+  what: document.getElementById("replay-what"),
+  board: document.getElementById("replay-board"),
+  log: document.getElementById("replay-log"),
+  logEmpty: document.getElementById("replay-log-empty"),
+  result: document.getElementById("replay-result"),
+};
+
+const state = {
+  steps: 0,
+  step: null, // the step drawn
+  wanted: null, // the step asked for last (responses for others are dropped)
+  usernames: [],
+  cache: new Map(), // step -> {view, history}
+  historyLength: new Map(), // step -> history length, to mark what the last step added
+};
+
+const players = new Map((config.players || []).map((p) => [p.position, p]));
+
+function who(seat) {
+  const player = players.get(seat);
+  const name = player?.username ?? state.usernames[seat] ?? `seat ${seat + 1}`;
+  return playerTag(name, { bot: Boolean(player?.bot) });
+}
+
+function say(text, { kind = "info", link = null } = {}) {
+  els.message.replaceChildren(h("strong", {}, text), ...(link ? [" ", h("a", { href: link.href }, link.text)] : []));
+  els.message.dataset.kind = kind;
+  els.message.hidden = false;
+}
+
+async function getJson(url) {
+  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON: the status says enough
+  }
+  if (!response.ok) {
+    const error = new Error(body?.reason || `${response.status} ${response.statusText}`);
+    error.code = body?.code;
+    error.status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+function fetchStep(step) {
+  if (!state.cache.has(step)) {
+    const promise = getJson(`/api/games/${gameId}/replay/?step=${step}`).catch((error) => {
+      state.cache.delete(step);
+      throw error;
+    });
+    state.cache.set(step, promise);
+  }
+  return state.cache.get(step);
+}
+
+// ------------------------------------------------------------------ drawing
+
+const QUIET = new Set(["TurnBegan", "DrewTile", "DrewPositionTile", "DrewLastTile"]);
+
+function lastPlayedTile(history) {
+  for (let i = history.length - 1; i >= 0; i -= 1) if (history[i].type === "PlayedTile") return history[i].params[0];
+  return null;
+}
+
+function draw(step, data, previousLength) {
+  const { view, history } = data;
+  const over = Boolean(view.is_over);
+  els.board.replaceChildren(renderTable(view, {
+    who,
+    toAct: over || !view.pending ? [] : [view.pending.seat],
+    racks: Array.isArray(view.racks),
+    showRack: false, // every rack is in its player's card
+    lastTile: lastPlayedTile(history),
+  }));
+  els.board.dataset.step = String(step);
+
+  const added = previousLength !== null && previousLength < history.length ? previousLength : history.length;
+  els.log.replaceChildren(...history.map((message, i) => h("li", {
+    class: ["log-line", i >= added && "log-line--new"], dataset: { type: message.type } },
+  h("span", { class: "log-line__n", "aria-hidden": "true" }, String(i + 1)),
+  describeMessage(message, who))));
+  els.logEmpty.hidden = history.length > 0;
+  const fresh = els.log.querySelector(".log-line--new");
+  if (fresh) els.log.scrollTop = fresh.offsetTop - els.log.offsetTop - 8;
+  else els.log.scrollTop = els.log.scrollHeight;
+
+  // What this step did, in words: the last telling message so far.
+  const telling = [...history].reverse().find((m) => !QUIET.has(m.type));
+  els.step.textContent = `Step ${step} of ${state.steps}`;
+  els.what.replaceChildren(step === 0 ? "Before the first move" : telling ? describeMessage(telling, who) : "");
+
+  const atEnd = step === state.steps;
+  const result = config.result;
+  if (atEnd && result && Array.isArray(result.players)) {
+    const ended = history.find((m) => m.type === "EndedGame");
+    els.result.replaceChildren(renderStandings(result, { who, gameId, links: false, endedBy: ended ? who(ended.player) : null }),
+      h("p", { class: "acq-standings__links" },
+        h("a", { class: "btn btn--ghost", href: `/api/games/${gameId}/review/`, download: `acquire-${gameId}-review.json`,
+          dataset: { testid: "download-review" } }, "Download review data")));
+    els.result.hidden = false;
+  } else {
+    els.result.hidden = true;
+  }
+}
+
+function syncControls() {
+  const step = state.wanted ?? 0;
+  els.slider.max = String(state.steps);
+  els.slider.value = String(step);
+  els.slider.setAttribute("aria-valuetext", `Step ${step} of ${state.steps}`);
+  els.first.disabled = step <= 0;
+  els.back.disabled = step <= 0;
+  els.forward.disabled = step >= state.steps;
+  els.last.disabled = step >= state.steps;
+}
+
+async function show(step) {
+  step = Math.max(0, Math.min(state.steps, Math.round(step)));
+  const previous = state.step;
+  state.wanted = step;
+  syncControls();
+  try {
+    const data = await fetchStep(step);
+    if (state.wanted !== step) return; // the user moved on meanwhile
+    state.historyLength.set(step, data.history.length);
+    // Stepping forward by one marks what that step added to the log.
+    const previousLength = previous !== null && previous === step - 1 ? state.historyLength.get(previous) ?? null : null;
+    draw(step, data, previousLength);
+    state.step = step;
+    const url = new URL(window.location.href);
+    url.searchParams.set("step", String(step));
+    window.history.replaceState(null, "", url);
+    // The neighbours are the likeliest next requests.
+    for (const next of [step + 1, step - 1]) if (next >= 0 && next <= state.steps) fetchStep(next).catch(() => {});
+  } catch (error) {
+    if (state.wanted === step) say(`Could not load step ${step}: ${error.message}`, { kind: "error" });
+  }
+}
+
+// ------------------------------------------------------------------ controls
+
+function wire() {
+  els.first.addEventListener("click", () => show(0));
+  els.back.addEventListener("click", () => show((state.wanted ?? 0) - 1));
+  els.forward.addEventListener("click", () => show((state.wanted ?? 0) + 1));
+  els.last.addEventListener("click", () => show(state.steps));
+  let timer = null;
+  els.slider.addEventListener("input", () => {
+    clearTimeout(timer);
+    const value = Number(els.slider.value);
+    timer = setTimeout(() => show(value), 60);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    // The slider and text fields handle their own keys.
+    if (target instanceof HTMLElement && target.closest("input, textarea, select, [contenteditable]")) return;
+    const step = state.wanted ?? 0;
+    const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: state.steps, PageUp: step - 10, PageDown: step + 10 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    show(moves[event.key]);
+  });
+}
+
+async function start() {
+  if (config.game_type !== "acquire") {
+    say(`Replays are available for Acquire games; this is ${config.game_type_name || config.game_type}.`);
+    els.board.replaceChildren();
+    return;
+  }
+  if (config.status === "setup" || config.status === "active") {
+    say(config.status === "setup"
+      ? "This game has not started yet, so there is nothing to replay."
+      : "This game is still in progress. Its replay opens once it is over, when every tile can be shown.",
+    { link: { href: `/games/${gameId}/`, text: "Go to the table" } });
+    els.board.replaceChildren(h("p", { class: "board__note" }, "No replay yet."));
+    return;
+  }
+  let review;
+  try {
+    review = await getJson(`/api/games/${gameId}/review/`);
+  } catch (error) {
+    say(`This game cannot be replayed: ${error.message}`, { kind: "error" });
+    els.board.replaceChildren(h("p", { class: "board__note" }, "No replay."));
+    return;
+  }
+  state.usernames = Array.isArray(review?.[5]) ? review[5] : [];
+  const actions = Array.isArray(review?.[8]) ? review[8] : [];
+  let first;
+  try {
+    first = await fetchStep(0);
+  } catch (error) {
+    say(`This game cannot be replayed: ${error.message}`, { kind: "error" });
+    return;
+  }
+  // The replay API knows the number of steps; the review's action list should agree.
+  state.steps = typeof first.steps === "number" ? first.steps : actions.length;
+  els.controls.hidden = false;
+  wire();
+  const asked = Number(new URL(window.location.href).searchParams.get("step"));
+  const initial = Number.isInteger(asked) && new URL(window.location.href).searchParams.has("step") ? asked : state.steps;
+  await show(initial);
+}
+
+start();

@@ -1,0 +1,36 @@
+"""Helpers shared by the browser tests: pages with error capture, signing up through the form."""
+
+from __future__ import annotations
+
+PASSWORD = "felt-and-brass-42"
+VIEWPORT = {"width": 1280, "height": 900}
+TIMEOUT_MS = 15_000
+
+
+def open_page(browser, errors: list[str]):
+    """A page in its own context (its own cookies: one person per context)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    # Uncaught script errors fail the test: a broken module leaves a page that only looks fine.
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    return page
+
+
+def sign_up(page, base_url: str, username: str, password: str = PASSWORD) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{base_url}/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Password confirmation").fill(password)
+    page.get_by_test_id("signup-submit").click()
+    page.wait_for_url(f"{base_url}/")
+    expect(page.get_by_test_id("current-user")).to_contain_text(username)
+    expect(page.get_by_test_id("connection-status")).to_have_text("Live")
+
+
+def snap(page, path) -> None:
+    """A full-page screenshot from the top, with CSS animations finished (no half-faded cards)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(path), full_page=True, animations="disabled")

@@ -1,0 +1,130 @@
+"""Shared fixtures: users, WebSocket clients on the full ASGI application."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+# Tests that need time-outs drive the clocks themselves (services.expire_due); a sweeper thread in
+# the test process would race them. Server processes started by tests may turn it back on.
+os.environ.setdefault("GAME_CLOCK_SWEEPER", "0")
+
+_names = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Production hashing costs ~0.3 s per password; tests create and log in many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    # Each test runs on its own event loop; channels-redis keeps locks and connections bound to the
+    # loop that made them, so a layer shared across tests breaks once one test ends mid-receive.
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_engine_cache():
+    from games.services import engine_cache
+
+    engine_cache.clear()
+    yield
+    engine_cache.clear()
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username: str | None = None, password: str = "secret-pw", **extra: Any):
+        name = username or f"player{next(_names)}"
+        return django_user_model.objects.create_user(username=name, password=password, **extra)
+
+    return make
+
+
+class Client:
+    """A protocol client on the full ASGI app (routing, origin check, auth middleware)."""
+
+    def __init__(self, path: str = "/ws/bot/", headers: list[tuple[bytes, bytes]] | None = None) -> None:
+        from config.asgi import application
+
+        self.comm = WebsocketCommunicator(application, path, headers=headers or [])
+        self.received: list[dict[str, Any]] = []
+
+    async def connect(self) -> None:
+        connected, _ = await self.comm.connect()
+        assert connected
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.comm.send_to(text_data=message if isinstance(message, str) else json.dumps(message))
+
+    async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        message = json.loads(await self.comm.receive_from(timeout=timeout))
+        self.received.append(message)
+        return message
+
+    async def expect(self, type_: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
+        """Read until a message of ``type_`` (and matching fields) arrives; fail otherwise."""
+        while True:
+            message = await self.recv(timeout)
+            if message["type"] == type_ and all(message.get(k) == v for k, v in match.items()):
+                return message
+
+    async def seen(self, type_: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
+        """Like ``expect``, but a matching message already received (and passed over by an
+        earlier ``expect``) counts too: pushes and replies may arrive in either order."""
+        for message in self.received:
+            if message["type"] == type_ and all(message.get(k) == v for k, v in match.items()):
+                return message
+        return await self.expect(type_, timeout, **match)
+
+    async def drain(self, timeout: float = 0.3) -> list[dict[str, Any]]:
+        out = []
+        while not await self.comm.receive_nothing(timeout=timeout):
+            out.append(await self.recv())
+        return out
+
+    async def login(self, user, password: str = "secret-pw", **extra: Any) -> dict[str, Any]:
+        await self.connect()
+        await self.send({"type": "Login", "version": 1, "username": user.username, "password": password, **extra})
+        return await self.expect("Greetings")
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+@pytest.fixture
+async def clients():
+    """Open protocol clients; all are disconnected at the end of the test."""
+    opened: list[Client] = []
+
+    async def open_client(user=None, **kwargs: Any) -> Client:
+        client = Client(**kwargs)
+        opened.append(client)
+        if user is not None:
+            await client.login(user)
+        return client
+
+    yield open_client
+    for client in opened:
+        try:
+            await client.close()
+        except Exception:  # noqa: BLE001 - a client the test already closed
+            pass
+
+
+@pytest.fixture
+def db_call():
+    """Run ORM code from an async test."""
+    return lambda fn, *args, **kwargs: database_sync_to_async(fn)(*args, **kwargs)
