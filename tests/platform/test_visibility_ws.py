@@ -79,6 +79,10 @@ async def test_no_frame_reveals_hidden_tiles_over_a_whole_game(clients, db_call,
                 await conn.expect("Snapshot")
         assert moves < 2000
     for conn in (*conns, spectator):
+        # A resync after the last move is answered with the finished game, everything revealed.
+        await conn.send({"type": "Resync", "game": game_id})
+        await conn.expect("Snapshot")
+    for conn in (*conns, spectator):
         await conn.seen("GameInactive", game=game_id)
         await conn.drain(0.2)
 
@@ -101,8 +105,15 @@ async def test_no_frame_reveals_hidden_tiles_over_a_whole_game(clients, db_call,
                     assert message["params"][0] in drawn[seat]
                     own_draws += 1
         assert own_draws == len(drawn[seat])  # a seat does see every tile it drew itself
+    finished_snapshots = 0
     for frame in spectator.received:
         if frame.get("game") == game_id and frame["type"] in {"GameMessages", "Snapshot"}:
             checked += 1
+            if frame["type"] == "Snapshot" and frame["status"] == "finished":
+                # After the end the spectator may see everything, the tile bag included.
+                finished_snapshots += 1
+                assert "tile_bag" in json.dumps(frame)
+                continue
             check_frame(frame, None)
+    assert finished_snapshots >= 1
     assert checked > 3 * moves
