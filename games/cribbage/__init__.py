@@ -1,0 +1,1 @@
+"""Cribbage: a pure-Python engine (``engine``) and the platform glue around it."""
