@@ -83,7 +83,8 @@ class Engine(Protocol):
         """Apply one action; raise ``Rejection`` (state untouched) if it is not legal now."""
 
     def to_act(self) -> list[int]:
-        """The seats whose decision the game waits for."""
+        """The seats whose decision the game waits for (their clocks run). Other seats may
+        still act when ``legal_actions`` offers them something, e.g. a pause."""
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """What ``seat`` may do now, for user interfaces and bots."""

@@ -65,7 +65,8 @@ GAME_TYPES: dict[str, GameType] = {
             "cribbage",
             "Cribbage",
             (Mode(2, "Two players", 2), Mode(3, "Three players", 3), Mode(4, "Teams 2 vs 2", 4, 2)),
-            None,
+            "games.cribbage.engine.game:CribbageGame",
+            "games.cribbage.bot:choose",
         ),
     )
 }

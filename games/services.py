@@ -251,7 +251,9 @@ def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
             if game.actions.filter(seat=seat.position, seq__gt=answers).exists():
                 raise Conflict("DuplicateAction", f"you already acted after {answers}")
         entry = _current(game)
-        if seat.position not in entry.engine.to_act():
+        # Seats the game waits for may act; so may any seat the engine offers an out-of-turn
+        # action (cribbage's pause and muggins), which the engine itself then validates.
+        if seat.position not in entry.engine.to_act() and not entry.engine.legal_actions(seat.position):
             engine_cache.put(game.id, entry)
             raise Conflict("NotYourTurn", "the game is not waiting for you")
         start = len(entry.history)

@@ -12,7 +12,9 @@ from accounts.models import User
 from games import lobby, services
 from games.acquire.engine.review import replay as replay_review
 from games.acquire.review_io import review_for_game
+from games.engine import Mode
 from games.models import Game, Status
+from games.registry import GAME_TYPES, GameType
 
 pytestmark = pytest.mark.django_db
 
@@ -69,13 +71,16 @@ def test_bot_choices_repeat_for_the_same_seed(monkeypatch) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["cribbage"], "Cribbage has no bot yet"),
+        (["draughts"], "Draughts has no bot yet"),
         (["chess"], "unknown game type 'chess'"),
         (["acquire", "--players", "7"], "no singles mode for 7 players"),
         (["acquire", "--mode", "12"], "has no mode 12"),
     ],
 )
-def test_clear_errors(args: list[str], message: str) -> None:
+def test_clear_errors(args: list[str], message: str, monkeypatch) -> None:
+    # A game type with an engine but no bot yet.
+    monkeypatch.setitem(GAME_TYPES, "draughts", GameType("draughts", "Draughts", (Mode(2, "Two players", 2),),
+                                                         "games.acquire.engine.game:AcquireGame"))
     with pytest.raises(CommandError, match=message):
         playbots(*args)
     assert not Game.objects.exists()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games import lobby, services
+from games.engine import Mode
 from games.models import Game, Status
-from games.registry import GAME_TYPES
+from games.registry import GAME_TYPES, GameType
 
 from .conftest import assert_error
 
@@ -21,7 +22,9 @@ def test_game_types_lists_the_registry(api):
     assert acquire["playable"] is True
     assert {"id": 7, "name": "Teams 2 vs 2", "seats": 4, "teams": 2} in acquire["modes"]
     assert next(t for t in response.json() if t["key"] == "riichi")["playable"] is True
-    assert next(t for t in response.json() if t["key"] == "cribbage")["playable"] is False
+    cribbage = next(t for t in response.json() if t["key"] == "cribbage")
+    assert cribbage["playable"] is True and cribbage["has_bot"] is True
+    assert [m["seats"] for m in cribbage["modes"]] == [2, 3, 4]
 
 
 def test_create_table(alice, client_for):
@@ -48,7 +51,7 @@ def test_create_table_untimed_by_default(alice, client_for):
     ("payload", "code"),
     [
         ({"game_type": "chess", "mode": 2}, "UnknownGameType"),
-        ({"game_type": "cribbage", "mode": 2}, "GameTypeUnavailable"),
+        ({"game_type": "draughts", "mode": 2}, "GameTypeUnavailable"),
         ({"game_type": "acquire", "mode": 42}, "InvalidMode"),
         ({"game_type": "acquire"}, "InvalidRequest"),
         ({"game_type": "acquire", "mode": "two"}, "InvalidRequest"),
@@ -56,7 +59,9 @@ def test_create_table_untimed_by_default(alice, client_for):
         ({"game_type": "acquire", "mode": 2, "time_increment": 2**40}, "InvalidRequest"),
     ],
 )
-def test_create_table_refused(alice, client_for, payload, code):
+def test_create_table_refused(alice, client_for, payload, code, monkeypatch):
+    # A game type the registry declares before its engine exists.
+    monkeypatch.setitem(GAME_TYPES, "draughts", GameType("draughts", "Draughts", (Mode(2, "Two players", 2),), None))
     assert_error(client_for(alice).post("/api/games/", payload, format="json"), 400, code)
     assert not Game.objects.exists()
 

@@ -2,3 +2,7 @@
 
 Nothing here imports Django. See docs/cribbage-engine.md for the contract.
 """
+
+from .game import CribbageGame
+
+__all__ = ["CribbageGame"]

@@ -28,8 +28,6 @@ from games.registry import GAME_TYPES, GameType, get_game_type
 
 BotChoice = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
-# game type -> "module:function" of its bot; riichi and cribbage join once they have one.
-
 # A game that has not ended after this many actions is a bug, not a long game.
 MAX_ACTIONS = 10_000
 
@@ -47,7 +45,8 @@ def load_bot(game_type: str) -> BotChoice:
 
 
 def choose_mode(game_type: GameType, players: int | None, mode_id: int | None) -> Mode:
-    """``mode_id`` if given, else the every-player-for-themselves mode seating ``players``."""
+    """``mode_id`` if given, else the every-player-for-themselves mode seating ``players``, or the
+    only mode seating them when there is no such mode (cribbage's four players are two teams)."""
     if mode_id is not None:
         mode = game_type.mode(mode_id)
         if mode is None:
@@ -56,7 +55,12 @@ def choose_mode(game_type: GameType, players: int | None, mode_id: int | None) -
     seats = players if players is not None else 4
     mode = next((m for m in game_type.modes if m.seats == seats and not m.teams), None)
     if mode is None:
-        raise CommandError(f"{game_type.name} has no singles mode for {seats} players; modes: {_modes(game_type)}")
+        seating = [m for m in game_type.modes if m.seats == seats]
+        if len(seating) != 1:
+            raise CommandError(
+                f"{game_type.name} has no singles mode for {seats} players; modes: {_modes(game_type)}"
+            )
+        mode = seating[0]
     return mode
 
 
@@ -142,14 +146,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game_type", help=f"game type: one of {', '.join(GAME_TYPES)}")
-        parser.add_argument("--players", type=int, help="players at each table, for the singles mode (default 4)")
+        parser.add_argument("--players", type=int, help="players at each table: the singles mode, or the only mode "
+                            "seating that many (cribbage's 4 is 2 vs 2); default 4")
         parser.add_argument("--mode", type=int, help="mode id instead of --players (for team modes)")
         parser.add_argument("--games", type=int, default=1, help="number of games to play (default 1)")
         parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
         parser.add_argument(
             "--rule",
             help="the table's rules as a JSON object (riichi: overrides of Majiang.rule(), "
-            'e.g. \'{"場数": 1}\'); default: the game\'s defaults',
+            'e.g. \'{"場数": 1}\'; cribbage: e.g. \'{"counting": "manual", "variants": "D"}\'); '
+            "default: the game's defaults",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
