@@ -187,9 +187,12 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             raise GameError("InvalidMessage", "'game_type' must be a string")
         time_start = _int(message, "time_start", optional=True)
         time_increment = _int(message, "time_increment", optional=True) or 0
+        rules = message.get("rules")
+        if rules is not None and not isinstance(rules, dict):
+            raise GameError("InvalidMessage", "'rules' must be an object of the game's rule options")
         game = await self._call(
             lambda: lobby.create_table(self.user, game_type, _int(message, "mode"),
-                                       time_start=time_start, time_increment=time_increment)
+                                       time_start=time_start, time_increment=time_increment, rules=rules)
         )
         await self._enter(game.id)
 

@@ -131,6 +131,9 @@ class CreateGameSerializer(serializers.Serializer):
                                           help_text="Seconds per player; omit or null for an untimed game")
     time_increment = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_DB_INT,
                                               help_text="Seconds added after each action")
+    rules = serializers.DictField(required=False, default=dict,
+                                  help_text="The game's rule options, e.g. cribbage's {\"counting\": \"manual\", "
+                                            "\"variants\": \"D\"} or a riichi Majiang.rule() override")
 
 
 # --- lobby operations -------------------------------------------------------------------------

@@ -309,6 +309,9 @@ function fillModes() {
     h("option", { value: m.id, selected: m.id === preferred },
       `${m.name} (${m.seats} seat${m.seats === 1 ? "" : "s"})`)));
   fillArrangements();
+  for (const fieldset of document.querySelectorAll(".create-rules")) {
+    fieldset.hidden = fieldset.dataset.gameType !== els.createType.value;
+  }
   const playable = Boolean(type?.playable);
   els.createSubmit.disabled = !playable;
   els.createSubmit.title = playable ? "" : `${type?.name || "This game"} cannot be played yet`;
@@ -323,12 +326,24 @@ function fillArrangements() {
   els.createArrangement.replaceChildren(...options.map((a) => h("option", { value: a.id, selected: a.id === keep }, a.name)));
 }
 
+// Only options that differ from the game's defaults are sent, so the table's rules stay minimal.
+function chosenRules() {
+  const fieldset = document.querySelector(`.create-rules[data-game-type="${els.createType.value}"]`);
+  const rules = {};
+  for (const select of fieldset ? fieldset.querySelectorAll("select[data-rule]") : []) {
+    if (!select.options[select.selectedIndex].defaultSelected) rules[select.dataset.rule] = select.value;
+  }
+  return rules;
+}
+
 function wireCreateForm() {
   els.createType.addEventListener("change", fillModes);
   els.createMode.addEventListener("change", fillArrangements);
   els.createForm.addEventListener("submit", (event) => {
     event.preventDefault();
     const message = { type: "CreateGame", game_type: els.createType.value, mode: Number(els.createMode.value) };
+    const rules = chosenRules();
+    if (Object.keys(rules).length) message.rules = rules;
     if (send(message, "Open table")) {
       state.pendingCreate = { arrangement: Number(els.createArrangement.value) || ARRANGEMENT.RANDOM };
     }

@@ -1,15 +1,74 @@
 // The replay page (/games/<id>/replay/): step through a finished game.
 //
-// It reads the review data (GET /api/games/<id>/review/: the players and the action list) and,
-// for each step shown, the state after that many actions (GET /api/games/<id>/replay/?step=N:
-// {view, history}, everything revealed for a finished game). The table is drawn by the same
-// Acquire modules as the live game page, with every rack showing.
+// It reads the review data where the game type has it (GET /api/games/<id>/review/: Acquire's
+// players and action list) and, for each step shown, the state after that many actions
+// (GET /api/games/<id>/replay/?step=N: {view, history}, everything revealed for a finished
+// game). The table is drawn by the same modules as the live game page (Acquire with every rack
+// showing; cribbage with every hand).
 
 import { h, readJson } from "./dom.js";
-import { playerTag } from "./games/acquire/common.js";
-import { describeMessage } from "./games/acquire/log.js";
-import { renderStandings } from "./games/acquire/standings.js";
-import { renderTable } from "./games/acquire/table.js";
+
+/**
+ * What the page needs from a game type, loaded on demand: playerTag(name, {bot}), describe(message,
+ * who), table(view, history, who) -> Node, quiet (message types the caption skips),
+ * result(history, who) -> Node or null, and whether the game has review data to read.
+ */
+const GAMES = {
+  async acquire() {
+    const [{ playerTag }, { describeMessage }, { renderStandings }, { renderTable }] = await Promise.all([
+      import("./games/acquire/common.js"), import("./games/acquire/log.js"),
+      import("./games/acquire/standings.js"), import("./games/acquire/table.js")]);
+    const lastPlayedTile = (history) => {
+      for (let i = history.length - 1; i >= 0; i -= 1) if (history[i].type === "PlayedTile") return history[i].params[0];
+      return null;
+    };
+    return {
+      review: true,
+      playerTag,
+      describe: describeMessage,
+      quiet: new Set(["TurnBegan", "DrewTile", "DrewPositionTile", "DrewLastTile"]),
+      table: (view, history, who) => renderTable(view, {
+        who,
+        toAct: view.is_over || !view.pending ? [] : [view.pending.seat],
+        racks: Array.isArray(view.racks),
+        showRack: false, // every rack is in its player's card
+        lastTile: lastPlayedTile(history),
+      }),
+      result(history, who) {
+        const result = config.result;
+        if (!result || !Array.isArray(result.players)) return null;
+        const ended = history.find((m) => m.type === "EndedGame");
+        return [renderStandings(result, { who, gameId, links: false, endedBy: ended ? who(ended.player) : null }),
+          h("p", { class: "acq-standings__links" },
+            h("a", { class: "btn btn--ghost", href: `/api/games/${gameId}/review/`, download: `acquire-${gameId}-review.json`,
+              dataset: { testid: "download-review" } }, "Download review data"))];
+      },
+    };
+  },
+  async cribbage() {
+    const [{ playerTag }, { describeMessage, QUIET }, { outcome, renderResult }, { renderTable }] = await Promise.all([
+      import("./games/cribbage.js"), import("./games/cribbage/log.js"),
+      import("./games/cribbage/result.js"), import("./games/cribbage/table.js")]);
+    let lastView = null;
+    return {
+      review: false,
+      playerTag,
+      describe: describeMessage,
+      quiet: new Set([...QUIET, "Settled", "Agreed"]),
+      table(view, history, who) {
+        lastView = view;
+        // A player watching their own game sits in their seat; every other hand is face up.
+        const position = typeof view.viewer === "number" ? view.viewer : null;
+        // One boardId for every step, so the pegs glide from step to step as in the live game.
+        return renderTable(view, { who, position, toAct: view.to_act || [], history, boardId: `replay-${gameId}` });
+      },
+      result(history, who) {
+        const out = outcome(history, config.result, lastView);
+        return out ? renderResult(out, { who, position: null, gameId, links: false }) : null;
+      },
+    };
+  },
+};
 
 const config = readJson("replay-config", {});
 const gameId = config.game;
@@ -40,11 +99,12 @@ const state = {
 };
 
 const players = new Map((config.players || []).map((p) => [p.position, p]));
+let game = null; // the game type's pieces (GAMES), once loaded
 
 function who(seat) {
   const player = players.get(seat);
   const name = player?.username ?? state.usernames[seat] ?? `seat ${seat + 1}`;
-  return playerTag(name, { bot: Boolean(player?.bot) });
+  return game.playerTag(name, { bot: Boolean(player?.bot) });
 }
 
 function say(text, { kind = "info", link = null } = {}) {
@@ -83,48 +143,29 @@ function fetchStep(step) {
 
 // ------------------------------------------------------------------ drawing
 
-const QUIET = new Set(["TurnBegan", "DrewTile", "DrewPositionTile", "DrewLastTile"]);
-
-function lastPlayedTile(history) {
-  for (let i = history.length - 1; i >= 0; i -= 1) if (history[i].type === "PlayedTile") return history[i].params[0];
-  return null;
-}
-
 function draw(step, data, previousLength) {
   const { view, history } = data;
-  const over = Boolean(view.is_over);
-  els.board.replaceChildren(renderTable(view, {
-    who,
-    toAct: over || !view.pending ? [] : [view.pending.seat],
-    racks: Array.isArray(view.racks),
-    showRack: false, // every rack is in its player's card
-    lastTile: lastPlayedTile(history),
-  }));
+  els.board.replaceChildren(game.table(view, history, who));
   els.board.dataset.step = String(step);
 
   const added = previousLength !== null && previousLength < history.length ? previousLength : history.length;
   els.log.replaceChildren(...history.map((message, i) => h("li", {
     class: ["log-line", i >= added && "log-line--new"], dataset: { type: message.type } },
   h("span", { class: "log-line__n", "aria-hidden": "true" }, String(i + 1)),
-  describeMessage(message, who))));
+  game.describe(message, who))));
   els.logEmpty.hidden = history.length > 0;
   const fresh = els.log.querySelector(".log-line--new");
   if (fresh) els.log.scrollTop = fresh.offsetTop - els.log.offsetTop - 8;
   else els.log.scrollTop = els.log.scrollHeight;
 
   // What this step did, in words: the last telling message so far.
-  const telling = [...history].reverse().find((m) => !QUIET.has(m.type));
+  const telling = [...history].reverse().find((m) => !game.quiet.has(m.type));
   els.step.textContent = `Step ${step} of ${state.steps}`;
-  els.what.replaceChildren(step === 0 ? "Before the first move" : telling ? describeMessage(telling, who) : "");
+  els.what.replaceChildren(step === 0 ? "Before the first move" : telling ? game.describe(telling, who) : "");
 
-  const atEnd = step === state.steps;
-  const result = config.result;
-  if (atEnd && result && Array.isArray(result.players)) {
-    const ended = history.find((m) => m.type === "EndedGame");
-    els.result.replaceChildren(renderStandings(result, { who, gameId, links: false, endedBy: ended ? who(ended.player) : null }),
-      h("p", { class: "acq-standings__links" },
-        h("a", { class: "btn btn--ghost", href: `/api/games/${gameId}/review/`, download: `acquire-${gameId}-review.json`,
-          dataset: { testid: "download-review" } }, "Download review data")));
+  const result = step === state.steps ? game.result(history, who) : null;
+  if (result) {
+    els.result.replaceChildren(...[].concat(result));
     els.result.hidden = false;
   } else {
     els.result.hidden = true;
@@ -192,11 +233,12 @@ function wire() {
 }
 
 async function start() {
-  if (config.game_type !== "acquire") {
-    say(`Replays are available for Acquire games; this is ${config.game_type_name || config.game_type}.`);
+  if (!(config.game_type in GAMES)) {
+    say(`Replays are available for Acquire and cribbage games; this is ${config.game_type_name || config.game_type}.`);
     els.board.replaceChildren();
     return;
   }
+  game = await GAMES[config.game_type]();
   if (config.status === "setup" || config.status === "active") {
     say(config.status === "setup"
       ? "This game has not started yet, so there is nothing to replay."
@@ -205,13 +247,15 @@ async function start() {
     els.board.replaceChildren(h("p", { class: "board__note" }, "No replay yet."));
     return;
   }
-  let review;
-  try {
-    review = await getJson(`/api/games/${gameId}/review/`);
-  } catch (error) {
-    say(`This game cannot be replayed: ${error.message}`, { kind: "error" });
-    els.board.replaceChildren(h("p", { class: "board__note" }, "No replay."));
-    return;
+  let review = null;
+  if (game.review) {
+    try {
+      review = await getJson(`/api/games/${gameId}/review/`);
+    } catch (error) {
+      say(`This game cannot be replayed: ${error.message}`, { kind: "error" });
+      els.board.replaceChildren(h("p", { class: "board__note" }, "No replay."));
+      return;
+    }
   }
   state.usernames = Array.isArray(review?.[5]) ? review[5] : [];
   const actions = Array.isArray(review?.[8]) ? review[8] : [];

@@ -42,6 +42,16 @@ def test_create_table(alice, client_for):
     assert body["players"][0]["username"] == "alice"
 
 
+def test_create_table_with_rules(alice, client_for):
+    body = client_for(alice).post("/api/games/", {"game_type": "cribbage", "mode": 2,
+                                                  "rules": {"counting": "manual", "variants": "D"}},
+                                  format="json").json()
+    assert Game.objects.get(id=body["id"]).rules == {"counting": "manual", "variants": "D"}
+    refused = client_for(alice).post("/api/games/", {"game_type": "cribbage", "mode": 2,
+                                                     "rules": {"variants": "X"}}, format="json")
+    assert_error(refused, 400, "InvalidRules")
+
+
 def test_create_table_untimed_by_default(alice, client_for):
     body = client_for(alice).post("/api/games/", {"game_type": "acquire", "mode": 2}, format="json").json()
     assert (body["time_start"], body["time_increment"]) == (None, 0)

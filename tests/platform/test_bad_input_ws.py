@@ -116,6 +116,9 @@ def _cases(game_id: int, users: list) -> list[tuple[int, object, str]]:
         (0, {"type": "Kick", "game": game_id, "user": 10**30}, "InvalidMessage"),
         (0, {"type": "Kick", "game": game_id, "user": 987654}, "NotAtTable"),
         (0, {"type": "CreateGame", "game_type": "acquire", "mode": 2, "time_start": -5}, "InvalidTimeControl"),
+        (0, {"type": "CreateGame", "game_type": "cribbage", "mode": 2, "rules": {"counting": "shouted"}},
+         "InvalidRules"),
+        (0, {"type": "CreateGame", "game_type": "cribbage", "mode": 2, "rules": "manual"}, "InvalidMessage"),
     ]
 
 

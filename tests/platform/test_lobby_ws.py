@@ -49,6 +49,15 @@ async def test_create_game_announced_to_every_client(clients, db_call, make_user
         assert entered["game"] == created["game"]
 
 
+async def test_create_game_with_rule_options(clients, db_call, make_user):
+    host = await clients(await db_call(make_user))
+    await host.send({"type": "CreateGame", "game_type": "cribbage", "mode": 3,
+                     "rules": {"counting": "manual", "variants": "N"}})
+    game_id = (await host.expect("GameCreated"))["game"]
+    game = await db_call(Game.objects.get, id=game_id)
+    assert (game.game_type, game.mode, game.rules) == ("cribbage", 3, {"counting": "manual", "variants": "N"})
+
+
 async def test_greetings_lists_users_clients_and_tables(clients, db_call, make_user):
     host, other = await db_call(make_user), await db_call(make_user)
     a = await clients(host)

@@ -9,7 +9,7 @@ import generic from "./generic.js";
 
 const loaders = new Map([
   ["acquire", () => import("./acquire.js")],
-  // ["cribbage", () => import("./cribbage.js")],
+  ["cribbage", () => import("./cribbage.js")],
   // ["riichi", () => import("./riichi.js")],
 ]);
 
