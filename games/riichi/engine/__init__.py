@@ -8,6 +8,7 @@ No Django here. Modules (Majiang's vocabulary), imported by module path, e.g.
 - ``shoupai``: ``Shoupai``, the hand, with parse/format and the moves.
 - ``xiangting``: shanten numbers and waits (``xiangting``, ``tingpai``).
 - ``hule``: scoring (``hule``, ``hule_param``, ``hule_mianzi``).
+- ``hule_shapes``: precomputed per-suit-shape and per-meld counters for ``hule``'s fast path.
 - ``allow``: the rule-aware checks of Majiang.Game (``get_dapai``, ``allow_lizhi``, ...).
 - ``he``, ``shan``: the river (``He``) and the wall (``Shan``).
 - ``game``: ``Game``, Majiang.Game's flow as a resumable state machine (and its paifu).
