@@ -24,6 +24,7 @@ from django.utils import timezone
 from accounts.models import User
 
 from . import push
+from .engine import Mode
 from .errors import Conflict, Forbidden, GameError, NotFound
 from .models import Arrangement, Game, Seat, Status
 from .registry import GameType, get_game_type
@@ -45,6 +46,7 @@ def setup_state(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
         "host": game.host_id,
         "status": game.status,
         "version": game.setup_version,
+        "rules": game.rules,
         "users": [
             {
                 "user": s.user_id,
@@ -108,6 +110,17 @@ def _setup_changed(game: Game, event: dict[str, Any]) -> None:
     push.to_lobby({**event, "game": game.id, "setup": setup_state(game, seats)})
 
 
+def _check_rules(game_type: GameType, mode: Mode, rules: dict[str, Any]) -> None:
+    if RESERVED_RULES & rules.keys():
+        # These decide the tile bag and seating of imported games; a host must not pick them.
+        raise GameError("InvalidRules", f"rules may not set {sorted(RESERVED_RULES & rules.keys())}")
+    try:
+        # The engine owns its rule options: building one game checks them now, not at the start.
+        game_type.engine_class().create(mode=mode, seed=0, rules=rules)
+    except (ValueError, TypeError, KeyError) as error:
+        raise GameError("InvalidRules", str(error)[:512]) from None
+
+
 def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: int | None = None,
                  time_increment: int = 0, rules: dict[str, Any] | None = None) -> Game:
     game_type = get_game_type(game_type_key)
@@ -117,15 +130,8 @@ def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: in
         raise GameError("GameTypeUnavailable", f"{game_type.name} cannot be played yet")
     if game_type.mode(mode_id) is None:
         raise GameError("InvalidMode", f"{game_type.name} has no mode {mode_id}")
-    if rules and RESERVED_RULES & rules.keys():
-        # These decide the tile bag and seating of imported games; a host must not pick them.
-        raise GameError("InvalidRules", f"rules may not set {sorted(RESERVED_RULES & rules.keys())}")
     if rules:
-        try:
-            # The engine owns its rule options: building one game checks them now, not at the start.
-            game_type.engine_class().create(mode=game_type.mode(mode_id), seed=0, rules=rules)
-        except (ValueError, TypeError, KeyError) as error:
-            raise GameError("InvalidRules", str(error)[:512]) from None
+        _check_rules(game_type, game_type.mode(mode_id), rules)
     if time_start is not None and not 0 < time_start <= MAX_CLOCK_SECONDS:
         raise GameError("InvalidTimeControl", f"time_start is 1 to {MAX_CLOCK_SECONDS} seconds, or none")
     if not 0 <= time_increment <= MAX_CLOCK_SECONDS:
@@ -275,6 +281,34 @@ def change_mode(host: User, game_id: int, mode_id: int) -> Game:
         _setup_changed(game, {"type": "GameModeChanged", "mode": mode.id})
         _maybe_start(game)
     return game
+
+
+def configure(host: User, game_id: int, mode_id: int, rules: dict[str, Any]) -> bool:
+    """Set the mode and merge rule options into the table's rules, as one set-up change (the
+    CRIBBAGEBBER control client's ``NP:``). False, with nobody's acceptance reset, if nothing
+    would change."""
+    with transaction.atomic():
+        game = _locked_setup(game_id)
+        _require_host(game, host)
+        game_type = _game_type(game)
+        mode = game_type.mode(mode_id)
+        if mode is None:
+            raise GameError("InvalidMode", f"{game_type.name} has no mode {mode_id}")
+        present = game.seats.count()
+        if mode.seats < present:
+            raise Conflict("ModeTooSmall", f"{mode.name} seats {mode.seats}, but {present} users are here")
+        new_rules = {**game.rules, **rules}
+        _check_rules(game_type, mode, new_rules)
+        if game.mode == mode.id and game.rules == new_rules:
+            return False
+        game.mode = mode.id
+        game.rules = new_rules
+        if game.arrangement == Arrangement.TEAMS and not mode.teams:
+            game.arrangement = Arrangement.RANDOM
+        game.save(update_fields=["rules"])
+        _setup_changed(game, {"type": "GameModeChanged", "mode": mode.id})
+        _maybe_start(game)
+    return True
 
 
 def change_arrangement(host: User, game_id: int, arrangement: int, order: list[int] | None = None) -> Game:

@@ -9,8 +9,12 @@ from channels.security.websocket import AllowedHostsOriginValidator
 from django.urls import path
 
 from . import consumers
+from .cribbage.consumers import application as cribbagebber
 
 websocket_urlpatterns = [
     path("ws/lobby/", AllowedHostsOriginValidator(AuthMiddlewareStack(consumers.LobbyConsumer.as_asgi()))),
     path("ws/bot/", consumers.BotLobbyConsumer.as_asgi()),
+    # CRIBBAGEBBER lines (docs/protocols/cribbage.md): cookies only with an allowed Origin, else a token.
+    path("ws/cribbage/", cribbagebber()),
+    path("ws/cribbage/<int:game_id>/", cribbagebber()),
 ]

@@ -342,6 +342,12 @@ def _readable(game: Game) -> Replayed:
     return replay(game, upto=game.seq)
 
 
+def seat_view(game: Game, position: int | None) -> dict[str, Any]:
+    """The engine's view for one seat (None: a spectator) without the history: what a transport
+    that answers every command with the current state needs, and no more."""
+    return _readable(game).engine.view(position, reveal_all=_reveal(game, None))
+
+
 def history(game: Game, user: User | None, start: int = 0) -> dict[str, Any]:
     """Game history messages ``start``.. as ``user`` may see them."""
     if start < 0:
