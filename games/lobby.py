@@ -264,20 +264,26 @@ def _remove(game: Game, seat: Seat, event: dict[str, Any]) -> None:
     _setup_changed(game, event)
 
 
+def _set_mode(game: Game, mode_id: int) -> Mode:
+    """Check ``mode_id`` against the table and set it (a team arrangement needs a team mode)."""
+    game_type = _game_type(game)
+    mode = game_type.mode(mode_id)
+    if mode is None:
+        raise GameError("InvalidMode", f"{game_type.name} has no mode {mode_id}")
+    present = game.seats.count()
+    if mode.seats < present:
+        raise Conflict("ModeTooSmall", f"{mode.name} seats {mode.seats}, but {present} users are here")
+    game.mode = mode.id
+    if game.arrangement == Arrangement.TEAMS and not mode.teams:
+        game.arrangement = Arrangement.RANDOM
+    return mode
+
+
 def change_mode(host: User, game_id: int, mode_id: int) -> Game:
     with transaction.atomic():
         game = _locked_setup(game_id)
         _require_host(game, host)
-        game_type = _game_type(game)
-        mode = game_type.mode(mode_id)
-        if mode is None:
-            raise GameError("InvalidMode", f"{game_type.name} has no mode {mode_id}")
-        present = game.seats.count()
-        if mode.seats < present:
-            raise Conflict("ModeTooSmall", f"{mode.name} seats {mode.seats}, but {present} users are here")
-        game.mode = mode.id
-        if game.arrangement == Arrangement.TEAMS and not mode.teams:
-            game.arrangement = Arrangement.RANDOM
+        mode = _set_mode(game, mode_id)
         _setup_changed(game, {"type": "GameModeChanged", "mode": mode.id})
         _maybe_start(game)
     return game
@@ -290,21 +296,12 @@ def configure(host: User, game_id: int, mode_id: int, rules: dict[str, Any]) -> 
     with transaction.atomic():
         game = _locked_setup(game_id)
         _require_host(game, host)
-        game_type = _game_type(game)
-        mode = game_type.mode(mode_id)
-        if mode is None:
-            raise GameError("InvalidMode", f"{game_type.name} has no mode {mode_id}")
-        present = game.seats.count()
-        if mode.seats < present:
-            raise Conflict("ModeTooSmall", f"{mode.name} seats {mode.seats}, but {present} users are here")
-        new_rules = {**game.rules, **rules}
-        _check_rules(game_type, mode, new_rules)
-        if game.mode == mode.id and game.rules == new_rules:
+        before = (game.mode, game.arrangement, game.rules)
+        mode = _set_mode(game, mode_id)
+        game.rules = {**game.rules, **rules}
+        _check_rules(_game_type(game), mode, game.rules)
+        if (game.mode, game.arrangement, game.rules) == before:
             return False
-        game.mode = mode.id
-        game.rules = new_rules
-        if game.arrangement == Arrangement.TEAMS and not mode.teams:
-            game.arrangement = Arrangement.RANDOM
         game.save(update_fields=["rules"])
         _setup_changed(game, {"type": "GameModeChanged", "mode": mode.id})
         _maybe_start(game)
