@@ -5,6 +5,7 @@ thread. Everything that changes a table goes through ``games.lobby`` or ``games.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -243,10 +244,8 @@ def restart(user: User, game_id: int) -> int:
 
 def abort_if_running(game_id: int) -> None:
     if Game.objects.filter(id=game_id, status=Status.ACTIVE).exists():
-        try:
+        with contextlib.suppress(Conflict):  # it ended meanwhile
             services.abort(game_id)
-        except Conflict:
-            pass  # it ended meanwhile
 
 
 def join_table(user: User, game_id: int) -> None:
@@ -259,7 +258,5 @@ def join_table(user: User, game_id: int) -> None:
 def leave_table(user: User, game_id: int) -> None:
     """A link that quits a table being set up leaves it (its seat was the link)."""
     if Game.objects.filter(id=game_id, status=Status.SETUP, seats__user=user).exists():
-        try:
+        with contextlib.suppress(GameError):  # it started or closed meanwhile
             lobby.leave(user, game_id)
-        except GameError:
-            pass  # it started or closed meanwhile
