@@ -61,7 +61,8 @@ def test_a_correct_count_agreed_then_the_true_items_are_told() -> None:
                                         "starter": "KS"}
     before = score(game, 1)
     events = game.apply(1, "count", [HAND_1])
-    assert [e.type for e in events] == ["Counted"] and events[0].params == [HAND_1, before + HAND_1, []]
+    assert [e.type for e in events] == ["Counted", "Review"]
+    assert events[0].params == [HAND_1, before + HAND_1, []] and events[1].params == ["hand", HAND_1]
     assert game.to_act() == [0]
     assert [a["type"] for a in game.legal_actions(0)] == ["agree", "muggins", "pause"]
     events = game.apply(0, "agree", [])
@@ -192,7 +193,7 @@ def test_the_last_cards_claim_is_agreed_before_the_show() -> None:
         truth = peg_points([*(c for _, c in game.view(seat)["play"]), card])[0]
         game.apply(seat, "play", [card, truth])
     events = game.apply(0, "play", ["4C", 3])  # the run of three; the last card's point is the engine's
-    assert kinds(events) == [("Settled", 1), ("Played", 0), ("GoPoint", 0)]
+    assert kinds(events) == [("Settled", 1), ("Played", 0), ("GoPoint", 0), ("Review", 0)]
     assert game.to_act() == [1] and game.legal_actions(1)[0]["type"] == "agree"
     events = game.apply(1, "agree", [])
     assert kinds(events)[:3] == [("Agreed", 1), ("Settled", 0), ("Show", 1)]

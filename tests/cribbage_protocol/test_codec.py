@@ -178,12 +178,15 @@ def test_each_event_renders_for_a_seat():
 def test_manual_counting_claims_reviews_and_muggins():
     r = SeatRenderer(0, ["ann", "bob", "cat"], 3, manual=True)
     r.feed([_msg("Deal", 0, 0, ["AH", "2H", "3H", "4H", "5H"])])
-    r._played = 11  # eleven of the twelve cards are out: the next play is the last
-    assert r.feed([_msg("Played", 2, "6H", 3, 40, 30, [])]) == ["PL:cat/06H/40/30", "RE:cat/3"]
+    # The last card's claim: the engine announces the table's review of it.
+    assert r.feed([_msg("Played", 2, "6H", 3, 40, 30, []), _msg("Review", 2, "play", 3)]) == [
+        "PL:cat/06H/40/30", "RE:cat/3"]
+    # A count's review needs no RE: line: CN: already asks for AG:.
+    assert r.feed([_msg("Review", 1, "hand", 4)]) == []
     # In one batch (a history replay) the prompt comes before the first answer to it.
-    r._played = 11
     assert r.feed([
         _msg("Played", 2, "6H", 3, 40, 30, []),
+        _msg("Review", 2, "play", 3),
         _msg("Agreed", 0),
         _msg("Muggins", 1, 2, 3, 5),
         _msg("Vote", 0, True), _msg("Vote", 2, False),
@@ -199,7 +202,6 @@ def test_manual_counting_claims_reviews_and_muggins():
         "H:bob/07C08C09C00C/0KD", "CN:bob/4/14", "SC:bob/4/a run of four is four",
     ]
     # A claim that is settled straight away (the game ended on it) asks nobody.
-    r._played = 11
     assert r.feed([_msg("Played", 2, "6H", 3, 121, 30, []), _msg("Settled", 2, "play", 3, 3, []),
                    _msg("GameOver", 2, [100, 90, 121], 21, "")]) == [
         "PL:cat/06H/121/30", "SC:cat/3/nothing", "EG:cat/21/NONE/100/90/121"]

@@ -537,6 +537,8 @@ class CribbageGame:
     def _review(self, claim: Claim, resume: str) -> None:
         claim.awaiting = [(claim.seat + step) % self.seats for step in range(1, self.seats)]
         claim.resume = resume
+        # Announced so every client (and protocol) knows the table now owes an answer to this claim.
+        self._emit("Review", claim.seat, [claim.kind, claim.claimed])
 
     def _settle(self, claim: Claim, caller: int | None = None) -> None:
         """Close a claim, tell everyone its true count, and go on (or end the game)."""

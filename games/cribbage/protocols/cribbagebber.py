@@ -296,8 +296,7 @@ class SeatRenderer:
 
     It is fed every history message in order (``size`` counts them, so a gateway can drop what it
     already rendered and fetch what it missed). Its only state is what the lines need: the
-    nicknames, the seat's numbering of its dealt cards, and whether the table owes an agreement to
-    a pegging claim (the engine starts that review without an event of its own).
+    nicknames, the seat's numbering of its dealt cards, and whose claim a muggins disputes.
     """
 
     def __init__(self, seat: int, nicknames: Sequence[str], mode: int, manual: bool) -> None:
@@ -308,8 +307,6 @@ class SeatRenderer:
         self.size = 0
         self.dealt: list[str] = []  # this seat's cards in dealt order, for card numbers
         self.numbers: dict[str, int] = {}
-        self._played = 0  # cards played this hand, by every seat
-        self._review: tuple[int, int] | None = None  # (claimer, claimed) the table must agree to
         self._claimer: int | None = None  # whose claim the muggins under way disputes
 
     @property
@@ -328,16 +325,7 @@ class SeatRenderer:
         for message in messages:
             self.size += 1
             lines += self._render(message)
-        lines += self._prompt()
         return lines
-
-    def _prompt(self) -> list[str]:
-        if self._review is None:
-            return []
-        claimer, claimed = self._review
-        self._review = None
-        # The seed's "ready for the counting?" check, and the check of a claim that reaches 121.
-        return [f"RE:{self.name(claimer)}/{claimed}"]
 
     def _render(self, message: Mapping[str, Any]) -> list[str]:
         kind = message.get("type")
@@ -345,17 +333,11 @@ class SeatRenderer:
         params = list(message.get("params") or [])
         name = self.name(player)
         lines: list[str] = []
-        if kind in ("Agreed", "Muggins"):
-            lines += self._prompt()  # the review began before these answers to it
-        elif kind in ("Settled", "GameOver"):
-            self._review = None  # settled at once: nobody was asked
         if kind == "Deal":
             seat, cards = params
             if seat == self.seat and None not in cards:
                 self.dealt = list(cards)
                 self.numbers = {card: number for number, card in enumerate(cards, 1)}
-                self._played = 0
-                self._review = None
                 players = "/".join(self.nicknames)
                 lines.append(f"SE:{self.crib_cards};{players};{self.cards(cards)};{name}")
         elif kind == "Discarded":
@@ -370,13 +352,15 @@ class SeatRenderer:
             lines.append(f"AC:{name}")
         elif kind == "Played":
             card, points, score, count, items = params
-            self._played += 1
             lines.append(f"PL:{name}/{self.cards([card])}/{score}/{count}")
-            if self.manual:
-                if score >= 121 or self._played == 4 * len(self.nicknames):
-                    self._review = (player, points)
-            elif points:
+            if not self.manual and points:
                 lines.append(f"SC:{name}/{points}/{say(items, empty='nothing')}")
+        elif kind == "Review":
+            what, claimed = params
+            if what == "play":
+                # The seed's "ready for the counting?" check after the last card, and the check of
+                # a pegging claim that reaches 121; a count's CN: line already asks for AG:.
+                lines.append(f"RE:{name}/{claimed}")
         elif kind == "Go":
             lines.append(f"GO:{name}")
         elif kind == "GoPoint":

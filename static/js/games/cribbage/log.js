@@ -123,6 +123,10 @@ function sentence(message, who) {
         points === claimed ? " (right)" : `; the true count was ${points}`,
         Array.isArray(items) && items.length ? `: ${sayItems(items)}` : ""];
     }
+    case "Review": {
+      const [kind, claimed] = p;
+      return ["The table checks ", name, `’s ${claimed} for the ${kind}`];
+    }
     case "Agreed":
       return [name, " agreed"];
     case "Paused":
