@@ -16,7 +16,7 @@ import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import QuerySet
 from django.http import HttpResponse, StreamingHttpResponse
@@ -93,7 +93,8 @@ async def astream_lines(queryset: QuerySet[Game], user: Any, sizes: Iterator[int
     for size in sizes:
         if cursor is None:
             return
-        lines, cursor = await sync_to_async(_batch)(queryset, user, cursor, size)
+        # Channels' wrapper closes the worker thread's connection when done, as a request would.
+        lines, cursor = await database_sync_to_async(_batch)(queryset, user, cursor, size)
         for line in lines:
             yield line
 
