@@ -4,12 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# CRIBBAGEBBER over TCP (docs/protocols/cribbage.md); 0 turns it off.
+CRIBBAGE_PORT ?= 7321
 
 .PHONY: run test setup setup-test chromium migrate lint
 
 run: setup migrate
 	$(BIN)/python manage.py collectstatic --noinput -v 0
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --cribbage-port $(CRIBBAGE_PORT)
 
 test: setup-test chromium
 	$(BIN)/python -m pytest
