@@ -612,18 +612,7 @@ def get_defen(
     else:
         assert fu is not None
         fanshu = sum(h["fanshu"] for h in hupai)
-        if fanshu >= 13 and rule["数え役満あり"]:
-            base = 8000
-        elif fanshu >= 11:
-            base = 6000
-        elif fanshu >= 8:
-            base = 4000
-        elif fanshu >= 6:
-            base = 3000
-        elif rule["切り上げ満貫あり"] and fu << (2 + fanshu) == 1920:
-            base = 2000  # 30 fu 4 han / 60 fu 3 han rounded up to mangan
-        else:
-            base = min(fu << (2 + fanshu), 2000)
+        base = base_points(fu, fanshu, rule)
 
     fenpei = [0, 0, 0, 0]
     chang = param["jicun"]["changbang"]
@@ -1150,6 +1139,22 @@ def _pao(entry: dict[str, Any], melds: list[MeldInfo], pattern: re.Pattern[str],
     return entry
 
 
+def base_points(fu: int, fanshu: int, rule: Mapping[str, Any]) -> int:
+    """Basic points of a hand without yakuman: fu × 2^(han + 2), capped by the limit hands."""
+    if fanshu >= 13 and rule["数え役満あり"]:
+        return 8000
+    if fanshu >= 11:
+        return 6000
+    if fanshu >= 8:
+        return 4000
+    if fanshu >= 6:
+        return 3000
+    base = fu << (2 + fanshu)
+    if base > 2000 or (base == 1920 and rule["切り上げ満貫あり"]):
+        return 2000  # mangan; with kiriage, 30 fu 4 han and 60 fu 3 han round up to it
+    return base
+
+
 def _defen_fast(
     fu: int, hupai: list[tuple[str, int | str]], rongpai: str | None, param: Mapping[str, Any], rule: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -1157,18 +1162,7 @@ def _defen_fast(
     fanshu = 0
     for _, f in hupai:
         fanshu += f  # type: ignore[operator]
-    if fanshu >= 13 and rule["数え役満あり"]:
-        base = 8000
-    elif fanshu >= 11:
-        base = 6000
-    elif fanshu >= 8:
-        base = 4000
-    elif fanshu >= 6:
-        base = 3000
-    else:
-        base = fu << (2 + fanshu)
-        if base > 2000 or (base == 1920 and rule["切り上げ満貫あり"]):
-            base = 2000
+    base = base_points(fu, fanshu, rule)
     menfeng = param["menfeng"]
     jicun = param["jicun"]
     chang = jicun["changbang"]
