@@ -63,6 +63,38 @@ def _empty_bingpai() -> dict[str, Any]:
     }
 
 
+# from_string's tables. The concealed tiles are counted in one flat list: m0-m9 at 0-9, p at
+# 10-19, s at 20-29, z0-z7 at 30-37 and face-down tiles at 38. _PARSE_INDEX maps, per suit, each
+# character a suit group may hold to its slot (None for z0, z8, z9, which Majiang skips);
+# _INDEX_TILE maps a slot back to its tile.
+_FACE_DOWN = 38
+_PARSE_INDEX: dict[str, dict[str, int | None]] = {
+    s: {
+        **{d: (10 * i + int(d) if s != "z" or "1" <= d <= "7" else None) for d in DIGITS},
+        "_": _FACE_DOWN,
+    }
+    for i, s in enumerate("mpsz")
+}
+_INDEX_TILE: tuple[str, ...] = tuple(s + d for s in "mpsz" for d in DIGITS)[:_FACE_DOWN] + ("_",)
+
+# Meld strings are few and recur from hand to hand; their normal form is cached (bounded, and
+# valid_mianzi is a pure function of the string, so a cached answer is the same answer).
+_MIANZI_CACHE: dict[str, str | None] = {}
+_MIANZI_CACHE_MAX = 4096
+
+
+def _valid_mianzi_cached(m: str) -> str | None:
+    try:
+        return _MIANZI_CACHE[m]
+    except KeyError:
+        pass
+    normal = valid_mianzi(m)
+    if len(_MIANZI_CACHE) >= _MIANZI_CACHE_MAX:
+        _MIANZI_CACHE.clear()
+    _MIANZI_CACHE[m] = normal
+    return normal
+
+
 class Shoupai:
     """A player's hand. ``Shoupai(['m1', 'm2', ...])`` or ``Shoupai.from_string('m123...')``."""
 
@@ -99,20 +131,34 @@ class Shoupai:
         fulou = paistr.split(",")
         bingpai = fulou.pop(0)
 
-        qipai: list[str] = ["_"] * (len(bingpai) - len(bingpai.lstrip("_")))
+        # The tiles as slots of the flat count list (see _PARSE_INDEX), in Majiang's order.
+        qipai: list[int] = [_FACE_DOWN] * (len(bingpai) - len(bingpai.lstrip("_")))
         for suitstr in _SUITSTR.findall(bingpai):
-            s = suitstr[0]
-            for n in suitstr:
-                if not n.isdigit():
-                    continue
-                if s == "z" and not 1 <= int(n) <= 7:
-                    continue
-                qipai.append(s + n)
-            qipai.extend("_" * suitstr.count("_"))
-        qipai = qipai[: 14 - sum(1 for m in fulou if m) * 3]
+            qipai += [i for i in map(_PARSE_INDEX[suitstr[0]].get, suitstr[1:]) if i is not None]
+        qipai = qipai[: 14 - (len(fulou) - fulou.count("")) * 3]
         # A hand of 14 (melds counted as 3) has just drawn its last tile (majiang-core >= 1.3.4).
-        zimo = qipai[-1] if qipai and len(qipai) + len(fulou) * 3 == 14 else None
-        shoupai = cls(qipai)
+        zimo = _INDEX_TILE[qipai[-1]] if qipai and len(qipai) + len(fulou) * 3 == 14 else None
+
+        # The tiles are valid by construction, so this counts them without __init__'s per-tile
+        # regex check. It checks for a fifth tile once at the end instead of tile by tile; if a
+        # count could be over 4 (red fives are also counted in [5]; the test also trips, harmlessly,
+        # on five or more face-down tiles), __init__ is used after all: it raises the same error,
+        # or builds the same hand.
+        flat = [0] * (_FACE_DOWN + 1)
+        for i in qipai:
+            flat[i] += 1
+        man, pin, sou = flat[0:10], flat[10:20], flat[20:30]
+        man[5] += man[0]
+        pin[5] += pin[0]
+        sou[5] += sou[0]
+        if cls is not Shoupai or max(flat) > 4 or man[5] > 4 or pin[5] > 4 or sou[5] > 4:
+            shoupai = cls([_INDEX_TILE[i] for i in qipai])
+        else:
+            shoupai = cls.__new__(cls)
+            shoupai._bingpai = {"_": flat[_FACE_DOWN], "m": man, "p": pin, "s": sou, "z": flat[30:38]}
+            shoupai._fulou = []
+            shoupai._zimo = None
+            shoupai._lizhi = False
 
         last: str | None = None
         for m in fulou:
@@ -120,7 +166,7 @@ class Shoupai:
                 # A trailing comma: the last meld was just called. Later melds are ignored.
                 shoupai._zimo = last
                 break
-            normal = valid_mianzi(m)
+            normal = _valid_mianzi_cached(m)
             if normal:
                 shoupai._fulou.append(normal)
                 last = normal
