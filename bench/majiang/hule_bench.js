@@ -21,6 +21,13 @@
  *  with hands_per_second (the median over --rounds timed passes, default 5,
  *  after one untimed warm-up pass), the best pass, and the load average, as
  *  other work on the machine skews the figure.
+ *
+ *  With --serve it then stays up for the paired benchmark (bench/riichi.py):
+ *  for each line read on stdin it times one more pass and writes
+ *  {"seconds": s} on a line of its own; it exits at the end of stdin.  A
+ *  line "score" times Util.hule alone: the hands are parsed first, outside
+ *  the timing (hule() clones the hand it is given, so it can be reused);
+ *  any other line times a pass as above, parsing included.
  */
 "use strict";
 
@@ -39,10 +46,11 @@ function core_version() {
 
 function main() {
     const argv = process.argv.slice(2);
-    let rounds = 5, file = path.join(__dirname,
+    let rounds = 5, serve = false, file = path.join(__dirname,
                         '../../../shared/oracle/mahjong/hule.json');
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] == '--rounds') rounds = +argv[++i];
+        else if (argv[i] == '--serve') serve = true;
         else file = argv[i];
     }
     const data = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -54,17 +62,31 @@ function main() {
         out:     t.out,
     }));
 
-    let mismatches = 0;
-    const rates = [];
-    for (let r = -1; r < rounds; r++) {             // round -1: warm-up
-        const got = new Array(cases.length);
+    const got = new Array(cases.length);
+    function pass() {                               /* seconds for one pass */
         const t0 = process.hrtime.bigint();
         for (let i = 0; i < cases.length; i++) {
             const c = cases[i];
             got[i] = Majiang.Util.hule(Majiang.Shoupai.fromString(c.shoupai),
                                        c.rongpai, c.param);
         }
-        const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+        return Number(process.hrtime.bigint() - t0) / 1e9;
+    }
+
+    function score_pass() {                         /* seconds, parsing untimed */
+        const hands = cases.map(c => Majiang.Shoupai.fromString(c.shoupai));
+        const t0 = process.hrtime.bigint();
+        for (let i = 0; i < cases.length; i++) {
+            const c = cases[i];
+            got[i] = Majiang.Util.hule(hands[i], c.rongpai, c.param);
+        }
+        return Number(process.hrtime.bigint() - t0) / 1e9;
+    }
+
+    let mismatches = 0;
+    const rates = [];
+    for (let r = -1; r < rounds; r++) {             // round -1: warm-up
+        const seconds = pass();
         if (r >= 0) rates.push(cases.length / seconds);
         if (r == -1) {
             for (let i = 0; i < cases.length; i++) {
@@ -93,7 +115,16 @@ function main() {
         loadavg: os.loadavg().map(x => +x.toFixed(2)),
         hands_per_second: +sorted[(sorted.length - 1) >> 1].toFixed(1),
     }) + '\n');
-    process.exit(mismatches ? 1 : 0);
+    if (serve) serve_passes(line => line.trim() == 'score' ? score_pass() : pass());
+    else process.exit(mismatches ? 1 : 0);
+}
+
+/* One timed pass per line read on stdin, as {"seconds": s}. */
+function serve_passes(pass) {
+    const rl = require('readline').createInterface({ input: process.stdin });
+    rl.on('line', line => process.stdout.write(
+                            JSON.stringify({ seconds: pass(line) }) + '\n'));
+    rl.on('close', () => process.exit(0));
 }
 
 main();

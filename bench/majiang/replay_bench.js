@@ -19,6 +19,10 @@
  *  --rounds (default 3) timed passes over all of them.  The last line on
  *  stdout is a JSON summary: paifu_per_second and hands_per_second are the
  *  median pass, with the best pass and the load average beside them.
+ *
+ *  With --serve it then stays up for the paired benchmark (bench/riichi.py):
+ *  for each line read on stdin it times one more pass over all the paifu and
+ *  writes {"seconds": s} on a line of its own; it exits at the end of stdin.
  */
 "use strict";
 
@@ -36,12 +40,13 @@ function usage(msg) {
 }
 
 function parse_args(argv) {
-    const opt = { rounds: 3, rule: {}, check: true, files: [] };
+    const opt = { rounds: 3, rule: {}, check: true, serve: false, files: [] };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         if      (a == '--rounds')   opt.rounds = +argv[++i];
         else if (a == '--rule')     opt.rule   = JSON.parse(argv[++i]);
         else if (a == '--no-check') opt.check  = false;
+        else if (a == '--serve')    opt.serve  = true;
         else if (a == '-h' || a == '--help') usage();
         else if (a.startsWith('--')) usage(`unknown argument ${a}`);
         else opt.files.push(a);
@@ -85,22 +90,26 @@ function main() {
     }
     const n_hands = games.reduce((n, g) => n + g.paifu.log.length, 0);
 
-    let mismatches = 0;
-    const rates = [];
-    for (let r = -1; r < opt.rounds; r++) {         // round -1: warm-up
-        const set = r < 0 ? games.slice(0, 50) : games;
+    let out;
+    function pass(set) {                            /* seconds for one pass */
         /* Dev.Game consumes script.log (shift), so each replay gets its own
            copy of the log array; the hands inside are only read. */
         const scripts = set.map(g => Object.assign({}, g.paifu,
                                                    { log: g.paifu.log.slice() }));
-        const out = new Array(set.length);
+        out = new Array(set.length);
         const t0 = process.hrtime.bigint();
         for (let i = 0; i < set.length; i++) {
             const game = new Majiang.Dev.Game(scripts[i], set[i].rule_obj);
             game.do_sync();
             out[i] = game._paipu;
         }
-        const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+        return Number(process.hrtime.bigint() - t0) / 1e9;
+    }
+
+    let mismatches = 0;
+    const rates = [];
+    for (let r = -1; r < opt.rounds; r++) {         // round -1: warm-up
+        const seconds = pass(r < 0 ? games.slice(0, 50) : games);
         if (r >= 0) rates.push(seconds);
 
         if (opt.check && r == 0) {
@@ -128,7 +137,16 @@ function main() {
         paifu_per_second: +(games.length / median).toFixed(1),
         hands_per_second: +(n_hands / median).toFixed(1),
     }) + '\n');
-    process.exit(mismatches ? 1 : 0);
+    if (opt.serve) serve_passes(() => pass(games));
+    else process.exit(mismatches ? 1 : 0);
+}
+
+/* One timed pass per line read on stdin, as {"seconds": s}. */
+function serve_passes(pass) {
+    const rl = require('readline').createInterface({ input: process.stdin });
+    rl.on('line', () => process.stdout.write(
+                            JSON.stringify({ seconds: pass() }) + '\n'));
+    rl.on('close', () => process.exit(0));
 }
 
 main();

@@ -1,7 +1,7 @@
 """Our riichi engine replays games played by the reference implementation, @kobalab/majiang-core.
 
 A small seeded corpus is made on the spot with bench/majiang/make_games.js (10 fast-player games per
-rule preset, 1 majiang-ai game on the default rule) and handed to ``manage.py paifu verify``, which
+rule preset, 1 majiang-ai game, east-only without red fives) and handed to ``manage.py paifu verify``, which
 must replay every paifu exactly and exit 0. See README.md beside this file.
 """
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.riichi_reference.corpus import (
+    AI_PRESET,
     PRESETS,
     ensure_node_modules,
     make_games,
@@ -34,7 +35,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 
 def test_corpus_holds_complete_games(corpus: list[Path]) -> None:
-    assert [path.name for path in corpus] == [f"fast-{p}.jsonl" for p in PRESETS] + ["ai-default.jsonl"]
+    assert [path.name for path in corpus] == [f"fast-{p}.jsonl" for p in PRESETS] + [f"ai-{AI_PRESET}.jsonl"]
     for path in corpus:
         records = read_corpus(path)
         assert len(records) == (AI_GAMES if path.name.startswith("ai-") else FAST_GAMES)

@@ -700,7 +700,8 @@ def hule(shoupai: Shoupai, rongpai: str | None, param: Mapping[str, Any]) -> dic
     if rongpai:
         if rongpai[-1] not in "+=-":
             raise ValueError(f"ron tile {rongpai!r} has no direction mark")
-        rongpai = rongpai[:2] + rongpai[-1]
+        if len(rongpai) != 3:
+            rongpai = rongpai[:2] + rongpai[-1]
     if "rule" not in param:
         param = {**param, "rule": make_rule()}
     result = _hule_fast(shoupai, rongpai, param)
@@ -732,6 +733,7 @@ def _hule_reference(shoupai: Shoupai, rongpai: str | None, param: Mapping[str, A
 # of strings matched by regexes. Nothing is memoised per hand: every call scores from scratch.
 
 _UNSUPPORTED: Any = object()  # "ask _hule_reference"
+_SHAPES_M, _SHAPES_P, _SHAPES_S, _SHAPES_Z = SHAPES  # cleared in place, never replaced
 _DIGIT_OF = {str(n): n for n in range(10)}
 _SUITS = "mpsz"
 
@@ -794,15 +796,16 @@ def _written_fives(counts: list[int], s: str, zimo_pai: str) -> tuple[int, int]:
 def _count_dora_fast(indicators: list[str], counts: list[list[int]], zimo_pai: str, melds: list[MeldInfo]) -> int:
     n = 0
     for p in indicators:
-        si, d = _dora_of(p)
+        si, d = _DORA.get(p) or _dora_of(p)
         c = counts[si]
         if d == 5 and c[0]:
             n += _written_fives(c, _SUITS[si], zimo_pai)[0]
         else:
             n += c[d]
-        for info in melds:
-            if info.suit_index == si:
-                n += info.dora[d]
+        if melds:
+            for info in melds:
+                if info.suit_index == si:
+                    n += info.dora[d]
     return n
 
 
@@ -810,10 +813,12 @@ def _pre_hupai(hupai: Mapping[str, Any] | None) -> list[tuple[str, int | str]]:
     # get_pre_hupai as (name, fanshu) pairs.
     if not hupai:
         return []
-    pre: list[tuple[str, int | str]] = []
     lizhi = hupai.get("lizhi")
     haidi = hupai.get("haidi")
     tianhu = hupai.get("tianhu")
+    if not (lizhi or haidi or tianhu or hupai.get("yifa") or hupai.get("lingshang") or hupai.get("qianggang")):
+        return []  # most wins
+    pre: list[tuple[str, int | str]] = []
     if lizhi == 1:
         pre.append(("立直", 1))
     if lizhi == 2:
@@ -868,13 +873,13 @@ def _hule_fast(shoupai: Shoupai, rongpai: str | None, param: Mapping[str, Any]) 
 
     fulou = shoupai._fulou
     t = tuple(counts[0])
-    sm = SHAPES[0].get(t) or suit_shape(0, t)
+    sm = _SHAPES_M.get(t) or suit_shape(0, t)
     t = tuple(counts[1])
-    sp = SHAPES[1].get(t) or suit_shape(1, t)
+    sp = _SHAPES_P.get(t) or suit_shape(1, t)
     t = tuple(counts[2])
-    ss = SHAPES[2].get(t) or suit_shape(2, t)
+    ss = _SHAPES_S.get(t) or suit_shape(2, t)
     t = tuple(counts[3])
-    sz = SHAPES[3].get(t) or suit_shape(3, t)
+    sz = _SHAPES_Z.get(t) or suit_shape(3, t)
     shapes = (sm, sp, ss, sz)
     if not fulou and (sz.maybe_guoshi or shapes[wsi].maybe_jiulian):
         return _UNSUPPORTED

@@ -81,6 +81,7 @@ _INDEX_TILE: tuple[str, ...] = tuple(s + d for s in "mpsz" for d in DIGITS)[:_FA
 # valid_mianzi is a pure function of the string, so a cached answer is the same answer).
 _MIANZI_CACHE: dict[str, str | None] = {}
 _MIANZI_CACHE_MAX = 4096
+_MIANZI_CACHE_MAX_LEN = 10
 
 
 def _valid_mianzi_cached(m: str) -> str | None:
@@ -89,6 +90,8 @@ def _valid_mianzi_cached(m: str) -> str | None:
     except KeyError:
         pass
     normal = valid_mianzi(m)
+    if len(m) > _MIANZI_CACHE_MAX_LEN:
+        return normal  # a meld is at most 6 characters: longer input is not kept
     if len(_MIANZI_CACHE) >= _MIANZI_CACHE_MAX:
         _MIANZI_CACHE.clear()
     _MIANZI_CACHE[m] = normal
@@ -130,35 +133,16 @@ class Shoupai:
         it skips what it cannot read and uses at most 14 - 3 x melds concealed tiles)."""
         fulou = paistr.split(",")
         bingpai = fulou.pop(0)
-
-        # The tiles as slots of the flat count list (see _PARSE_INDEX), in Majiang's order.
-        qipai: list[int] = [_FACE_DOWN] * (len(bingpai) - len(bingpai.lstrip("_")))
-        for suitstr in _SUITSTR.findall(bingpai):
-            qipai += [i for i in map(_PARSE_INDEX[suitstr[0]].get, suitstr[1:]) if i is not None]
-        qipai = qipai[: 14 - (len(fulou) - fulou.count("")) * 3]
-        # A hand of 14 (melds counted as 3) has just drawn its last tile (majiang-core >= 1.3.4).
-        zimo = _INDEX_TILE[qipai[-1]] if qipai and len(qipai) + len(fulou) * 3 == 14 else None
-
-        # The tiles are valid by construction, so this counts them without __init__'s per-tile
-        # regex check. It checks for a fifth tile once at the end instead of tile by tile; if a
-        # count could be over 4 (red fives are also counted in [5]; the test also trips, harmlessly,
-        # on five or more face-down tiles), __init__ is used after all: it raises the same error,
-        # or builds the same hand.
-        flat = [0] * (_FACE_DOWN + 1)
-        for i in qipai:
-            flat[i] += 1
-        man, pin, sou = flat[0:10], flat[10:20], flat[20:30]
-        man[5] += man[0]
-        pin[5] += pin[0]
-        sou[5] += sou[0]
-        if cls is not Shoupai or max(flat) > 4 or man[5] > 4 or pin[5] > 4 or sou[5] > 4:
-            shoupai = cls([_INDEX_TILE[i] for i in qipai])
+        n_fulou = len(fulou) - fulou.count("")
+        counted = None
+        if cls is Shoupai and bingpai[:1] != "_":
+            # Most hands: counted from the memoised suit groups (see _GROUPS).
+            counted = _count_groups(_SUITSTR.findall(bingpai), 14 - n_fulou * 3, len(fulou) * 3)
+        if counted is None:
+            shoupai, zimo = _from_tiles(cls, bingpai, 14 - n_fulou * 3, len(fulou) * 3)
         else:
-            shoupai = cls.__new__(cls)
-            shoupai._bingpai = {"_": flat[_FACE_DOWN], "m": man, "p": pin, "s": sou, "z": flat[30:38]}
-            shoupai._fulou = []
-            shoupai._zimo = None
-            shoupai._lizhi = False
+            shoupai = _bare(cls, counted[0])
+            zimo = counted[1]
 
         last: str | None = None
         for m in fulou:
@@ -548,3 +532,124 @@ class Shoupai:
                             else:
                                 mianzi.append(m + str(n))
         return mianzi
+
+
+def _from_tiles(cls: type[Shoupai], bingpai: str, limit: int, n_meld_tiles: int) -> tuple[Shoupai, str | None]:
+    # The general parse: every tile as a slot of the flat count list (see _PARSE_INDEX), in
+    # Majiang's order, cut to ``limit`` tiles. Returns the hand without melds and its drawn tile.
+    qipai: list[int] = [_FACE_DOWN] * (len(bingpai) - len(bingpai.lstrip("_")))
+    for suitstr in _SUITSTR.findall(bingpai):
+        qipai += [i for i in map(_PARSE_INDEX[suitstr[0]].get, suitstr[1:]) if i is not None]
+    qipai = qipai[:limit]
+    # A hand of 14 (melds counted as 3) has just drawn its last tile (majiang-core >= 1.3.4).
+    zimo = _INDEX_TILE[qipai[-1]] if qipai and len(qipai) + n_meld_tiles == 14 else None
+
+    # The tiles are valid by construction, so this counts them without __init__'s per-tile
+    # regex check. It checks for a fifth tile once at the end instead of tile by tile; if a
+    # count could be over 4 (red fives are also counted in [5]; the test also trips, harmlessly,
+    # on five or more face-down tiles), __init__ is used after all: it raises the same error,
+    # or builds the same hand.
+    flat = [0] * (_FACE_DOWN + 1)
+    for i in qipai:
+        flat[i] += 1
+    man, pin, sou = flat[0:10], flat[10:20], flat[20:30]
+    man[5] += man[0]
+    pin[5] += pin[0]
+    sou[5] += sou[0]
+    if cls is not Shoupai or max(flat) > 4 or man[5] > 4 or pin[5] > 4 or sou[5] > 4:
+        return cls([_INDEX_TILE[i] for i in qipai]), zimo
+    return _bare(cls, {"_": flat[_FACE_DOWN], "m": man, "p": pin, "s": sou, "z": flat[30:38]}), zimo
+
+
+def _bare(cls: type[Shoupai], bingpai: dict[str, Any]) -> Shoupai:
+    shoupai = cls.__new__(cls)
+    shoupai._bingpai = bingpai
+    shoupai._fulou = []
+    shoupai._zimo = None
+    shoupai._lizhi = False
+    return shoupai
+
+
+# A suit group of a hand string ("m1233", "z11") -> (suit index, its counts as _bingpai holds
+# them, the same as (index, count) pairs for the non-zero ones, tiles, last tile). Hands are made
+# of few distinct groups, so from_string mostly looks them up. Groups with face-down tiles or a
+# count over 4 are not kept (the general parse handles them).
+Group = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...], int, str]
+_GROUPS: dict[str, Group | None] = {}
+_GROUPS_MAX = 20_000
+_GROUP_MAX_LEN = 15  # longer groups are always cut to 14 tiles or hold a fifth copy
+
+
+def _group(suitstr: str) -> Group | None:
+    s = suitstr[0]
+    index = _PARSE_INDEX[s]
+    si = "mpsz".index(s)
+    counts = [0] * (8 if s == "z" else 10)
+    last = None
+    for i in map(index.get, suitstr[1:]):
+        if i is None:
+            continue
+        if i == _FACE_DOWN:
+            return None
+        counts[i - 10 * si] += 1
+        last = i
+    if last is None:
+        return (si, tuple(counts), (), 0, "")
+    if s != "z":
+        counts[5] += counts[0]
+    if max(counts) > 4:
+        return None
+    nonzero = tuple((n, c) for n, c in enumerate(counts) if c)
+    return (si, tuple(counts), nonzero, sum(counts) - (counts[0] if s != "z" else 0), _INDEX_TILE[last])
+
+
+def _count_groups(groups: list[str], limit: int, n_meld_tiles: int) -> tuple[dict[str, Any], str | None] | None:
+    # from_string's common case: the concealed counts and the drawn tile, or None to take the
+    # general parse (a group not kept in _GROUPS, more than ``limit`` tiles as Majiang cuts, or a
+    # fifth copy across two groups).
+    parts: list[Any] = [_ZERO_10, _ZERO_10, _ZERO_10, _ZERO_8]
+    n = 0
+    last = ""
+    for suitstr in groups:
+        try:
+            group = _GROUPS[suitstr]
+        except KeyError:
+            if len(suitstr) > _GROUP_MAX_LEN:
+                return None  # not kept: the memo holds short strings only, whatever the input
+            if len(_GROUPS) >= _GROUPS_MAX:
+                _GROUPS.clear()
+            group = _GROUPS[suitstr] = _group(suitstr)
+        if group is None:
+            return None
+        si, counts, nonzero, k, tile = group
+        if not k:
+            continue
+        n += k
+        last = tile
+        seen = parts[si]
+        if seen is _ZERO_10 or seen is _ZERO_8:
+            parts[si] = counts
+        else:
+            # The same suit again (the drawn tile is written as a group of its own).
+            if type(seen) is tuple:
+                seen = parts[si] = list(seen)
+            for i, c in nonzero:
+                c += seen[i]
+                if c > 4:
+                    return None
+                seen[i] = c
+    if n > limit:
+        return None
+    m, p, s, z = parts
+    bingpai = {"_": 0, "m": list(m), "p": list(p), "s": list(s), "z": list(z)}
+    return bingpai, (last if n and n + n_meld_tiles == 14 else None)
+
+
+_ZERO_10 = (0,) * 10
+_ZERO_8 = (0,) * 8
+
+
+def clear_caches() -> None:
+    """Forget the memoised suit groups and meld forms (to measure parsing with cold caches)."""
+    _GROUPS.clear()
+    _MIANZI_CACHE.clear()
