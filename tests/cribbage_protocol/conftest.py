@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 
 from accounts.tokens import token_for
 from games.cribbage.engine.game import CribbageGame
+from games.cribbage.engine.rules import MAX_CLAIM
 from games.engine import Event
 from games.models import Action, Game, Seat
 from games.registry import get_game_type
@@ -226,9 +227,10 @@ class Driver:
         if self.mischief and action == "count":
             self.counts += 1
             true = params[0]
-            if self.counts % 3 == 1:
+            # Wrong claims stay claimable (0..MAX_CLAIM): a 28-point hand is claimed low instead.
+            if self.counts % 3 == 1 and true + 2 <= MAX_CLAIM:
                 params = [true + 2]
-            elif self.counts % 3 == 2 and true >= 2:
+            elif self.counts % 3 and true >= 2:
                 params = [true - 2]
         elif self.mischief and action == "play":
             self.plays += 1
