@@ -9,6 +9,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from config.channel_layers import channel_layers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -96,16 +98,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_PATH") or None}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000},
-        }
-    }
-else:
-    # Capacity per channel: the default 100 drops frames for a busy client of a busy lobby.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}}
+CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
