@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 PASSWORD = "felt-and-brass-42"
 VIEWPORT = {"width": 1280, "height": 900}
 TIMEOUT_MS = 15_000
@@ -34,3 +37,18 @@ def snap(page, path) -> None:
     """A full-page screenshot from the top, with CSS animations finished (no half-faded cards)."""
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(path), full_page=True, animations="disabled")
+
+
+@contextlib.contextmanager
+def server_database() -> Iterator[None]:
+    """For ORM calls in a browser test's body, which shares the live server's database.
+
+    Under Playwright's sync API those calls open a connection that pytest-django's teardown does
+    not close, and PostgreSQL will not drop a test database someone is still connected to.
+    """
+    from django.db import connections
+
+    try:
+        yield
+    finally:
+        connections.close_all()

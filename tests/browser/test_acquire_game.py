@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from .pages import open_page, sign_up, snap
+from .pages import open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -233,10 +233,11 @@ def _bot_racks(game_id: int) -> dict[int, list[str]]:
     from games.acquire.engine.board import tile_name
     from games.models import Game
 
-    game = Game.objects.get(id=game_id)
-    engine = services.replay(game).engine
+    with server_database():
+        game = Game.objects.get(id=game_id)
+        engine = services.replay(game).engine
+        bots = {s.position for s in game.seats.select_related("user") if s.user.is_bot}
     view = engine.view(None, reveal_all=True)
-    bots = {s.position for s in game.seats.select_related("user") if s.user.is_bot}
     return {seat: [tile_name(t["tile"]) for t in view["racks"][seat]] for seat in bots}
 
 

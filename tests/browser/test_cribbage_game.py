@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .pages import open_page, sign_up, snap
+from .pages import open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -234,7 +234,8 @@ def test_cribbage_manual_counting_and_muggins(live_server_url, browser, artifact
     table = page.get_by_test_id("setup-table")
     expect(table).to_have_count(1)
     game_id = table.get_attribute("data-game")
-    assert Game.objects.get(id=game_id).rules == {"counting": "manual"}  # chosen on the create form
+    with server_database():
+        assert Game.objects.get(id=game_id).rules == {"counting": "manual"}  # chosen on the create form
     table.get_by_test_id("add-bot").click()
     expect(table.get_by_test_id("seat")).to_have_count(2)
     table.get_by_test_id("accept-setup").click()
