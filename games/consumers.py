@@ -20,7 +20,7 @@ from accounts.tokens import user_for_token
 from . import lobby, presence, services, sweeper
 from .errors import GameError
 from .push import LOBBY_GROUP, user_group
-from .services import is_encodable
+from .validation import is_encodable
 
 log = logging.getLogger(__name__)
 

@@ -24,20 +24,12 @@ from .engine import Engine, Event, Rejection
 from .errors import Conflict, Forbidden, GameError, NotFound
 from .models import Action, ChatMessage, Game, Seat, Status
 from .registry import get_game_type
+from .validation import is_encodable
 
 # How much chat a (re)connecting client gets with Greetings or a Snapshot.
 RECENT_CHAT = 50
 # Forfeited seats are played automatically; this bounds that loop so a broken engine cannot hang.
 MAX_AUTO_ACTIONS = 10_000
-
-
-def is_encodable(text: str) -> bool:
-    """False for strings carrying lone surrogates (JSON escapes can smuggle them in)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def now_ms() -> int:
