@@ -100,6 +100,10 @@ def masked_shoupai(sp: Shoupai) -> str:
     return text
 
 
+# The paifu title of a game played here. Never the seed: from it anyone rebuilds every wall.
+TITLE = "riichi"
+
+
 class RiichiGame:
     """One game of riichi mahjong for four players, Majiang's rules (``Majiang.rule()``
     overrides in ``rules``)."""
@@ -145,7 +149,8 @@ class RiichiGame:
         rule = make_rule(rules)
         rng = random.Random(seed)
         qijia = int(rng.random() * 4)
-        return cls(rule, shan=lambda game: Shan.shuffled(rule, rng), qijia=qijia, title=f"riichi {seed}", host=host)
+        # The title goes to every client in ``kaiju``: it must carry nothing the walls derive from.
+        return cls(rule, shan=lambda game: Shan.shuffled(rule, rng), qijia=qijia, title=TITLE, host=host)
 
     @classmethod
     def from_walls(
