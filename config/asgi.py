@@ -9,6 +9,15 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
+from games import sweeper  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": URLRouter(websocket_urlpatterns)})
+router = ProtocolTypeRouter({"http": django_asgi_app, "websocket": URLRouter(websocket_urlpatterns)})
+
+
+async def application(scope, receive, send):
+    # The clock sweeper and presence heartbeat run on the server's loop from its first request of any
+    # kind (``manage.py serve`` starts them before that), so clocks run with only REST clients too.
+    if scope["type"] in ("http", "websocket"):
+        sweeper.ensure_running()
+    return await router(scope, receive, send)

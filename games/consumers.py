@@ -11,14 +11,14 @@ import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import authenticate
 
 from accounts.models import USERNAME_MAX_BYTES, User
 from accounts.tokens import user_for_token
 
-from . import lobby, presence, services, sweeper
+from . import lobby, presence, services, sweeper, validation
 from .errors import GameError
+from .guard import GuardedConsumer
 from .push import LOBBY_GROUP, user_group
 from .validation import is_encodable
 
@@ -26,8 +26,13 @@ log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 64 * 1024
-# Ids, versions and sequence numbers are JSON-safe integers; larger ones overflow database columns.
-MAX_INT = 2**53 - 1
+# No message of the protocol nests deeper than a few levels; a deeper frame is refused before any
+# handler walks it (JSON nested ~1,000 deep would otherwise exhaust Python's recursion limit).
+MAX_NESTING = 32
+# A seat number: a game has a handful of positions.
+MAX_SEAT = 2**15 - 1
+# A client's request id, echoed in the reply.
+MAX_REF = 200
 
 
 class FatalError(Exception):
@@ -36,16 +41,68 @@ class FatalError(Exception):
         self.reason = reason
 
 
-def _int(message: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
+def _game(message: dict[str, Any], key: str = "game", *, optional: bool = False) -> int | None:
     value = message.get(key)
     if value is None and optional:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not -MAX_INT <= value <= MAX_INT:
-        raise GameError("InvalidMessage", f"{key!r} must be an integer")
-    return value
+    return validation.game_id(value, key)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+def _int(message: dict[str, Any], key: str, *, optional: bool = False, minimum: int = 0,
+         maximum: int = validation.MAX_INT) -> int | None:
+    value = message.get(key)
+    if value is None and optional:
+        return None
+    return validation.integer(value, key, minimum=minimum, maximum=maximum)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
+    """True if ``value`` nests lists and objects more than ``limit`` deep (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def parse_frame(text_data: str | None) -> dict[str, Any]:
+    """A text frame as a protocol message, or ``InvalidMessageFormat``. Only standard JSON: NaN and
+    Infinity (which Python's json reads and writes, but no other JSON reader accepts) are refused, so
+    nothing a client sent can be echoed back as invalid JSON."""
+    if text_data is None or len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+        raise GameError("InvalidMessageFormat", "send JSON text frames of at most 64 KiB")
+    try:
+        message = json.loads(text_data, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        raise GameError("InvalidMessageFormat", "the frame is not standard JSON") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise GameError("InvalidMessageFormat", "a message is a JSON object with a string 'type'")
+    if _too_deep(message):
+        raise GameError("InvalidMessageFormat", f"a message nests at most {MAX_NESTING} levels deep")
+    # Frames arrive as valid UTF-8; only a \u escape can smuggle in a lone surrogate.
+    if "\\u" in text_data and not is_encodable(json.dumps(message, ensure_ascii=False)):
+        raise GameError("InvalidMessageFormat", "the frame carries invalid Unicode (a lone surrogate)")
+    return message
+
+
+def _valid_ref(ref: Any) -> bool:
+    """A ``ref`` is echoed back as it came: a short string or a number (a client's request id)."""
+    if ref is None:
+        return True
+    if isinstance(ref, bool) or not isinstance(ref, str | int | float):
+        return False
+    return len(json.dumps(ref)) <= MAX_REF
+
+
+class LobbyConsumer(GuardedConsumer):
     """Browsers: origin-checked, and a logged-in session is enough to log in."""
 
     allow_session = True
@@ -58,15 +115,33 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        if self.client_id is None:
+        await self.cleanup()
+
+    async def cleanup(self) -> None:
+        """Leave the groups, drop the presence row, tell the lobby; once, whatever happened before."""
+        client_id, self.client_id = self.client_id, None
+        if client_id is None:
             return
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-        await self.channel_layer.group_discard(user_group(self.user.id), self.channel_name)
-        await database_sync_to_async(presence.disconnect)(self.client_id)
+        try:
+            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+            await self.channel_layer.group_discard(user_group(self.user.id), self.channel_name)
+        finally:
+            await database_sync_to_async(presence.disconnect)(client_id)
         await self.channel_layer.group_send(LOBBY_GROUP, {
             "type": "push.message", "skip_users": [],
-            "message": {"type": "ClientDisconnected", "client": self.client_id},
+            "message": {"type": "ClientDisconnected", "client": client_id},
         })
+
+    async def internal_error(self, message: dict[str, Any]) -> None:
+        if message.get("type") != "websocket.receive":
+            return  # a push that could not be delivered: the client resyncs on the gap it sees
+        if self.client_id is None:
+            await self.send_json({"type": "FatalError", "code": "InternalError",
+                                  "reason": "the server could not handle this message"})
+            await self.close(code=4000)
+            return
+        await self.send_json({"type": "Error", "code": "InternalError",
+                              "reason": "the server could not handle this message; nothing was changed"})
 
     async def send_json(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
@@ -74,17 +149,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         ref = None
         try:
-            if text_data is None or len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
-                raise GameError("InvalidMessageFormat", "send JSON text frames of at most 64 KiB")
-            try:
-                message = json.loads(text_data)
-            except ValueError:
-                raise GameError("InvalidMessageFormat", "the frame is not JSON") from None
-            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                raise GameError("InvalidMessageFormat", "a message is a JSON object with a string 'type'")
-            # Frames arrive as valid UTF-8; only a \u escape can smuggle in a lone surrogate.
-            if "\\u" in text_data and not is_encodable(json.dumps(message, ensure_ascii=False)):
-                raise GameError("InvalidMessageFormat", "the frame carries invalid Unicode (a lone surrogate)")
+            message = parse_frame(text_data)
+            if not _valid_ref(message.get("ref")):
+                raise GameError("InvalidMessage", f"'ref' is a string or number of at most {MAX_REF} characters")
             ref = message.get("ref")
             if self.client_id is None:
                 await self.login(message)
@@ -112,16 +179,20 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def login(self, message: dict[str, Any]) -> None:
         if message["type"] != "Login":
             raise FatalError("NotLoggedIn", "the first message must be Login")
-        if message.get("version") != PROTOCOL_VERSION:
+        version = message.get("version")
+        if not validation.is_integer(version) or version != PROTOCOL_VERSION:
+            # ``1.0`` and ``true`` equal 1 in Python; the protocol's version is the integer 1.
             raise FatalError("NotUsingLatestVersion", f"this server speaks version {PROTOCOL_VERSION}")
         known = message.get("games", [])
-        if not isinstance(known, list) or not all(
-            isinstance(g, dict) and isinstance(g.get("game"), int) and isinstance(g.get("history_size"), int)
-            and g["history_size"] >= 0 for g in known
-        ):
-            raise FatalError("InvalidMessageFormat", "games must be a list of {game, history_size}")
+        try:
+            if not isinstance(known, list) or not all(isinstance(g, dict) for g in known):
+                raise GameError("InvalidMessage", "not a list")
+            known = {validation.game_id(g.get("game")): validation.seq(g.get("history_size"), "history_size")
+                     for g in known}
+        except GameError:
+            raise FatalError("InvalidMessageFormat", "games must be a list of {game, history_size}") from None
         rejoin = message.get("rejoin")
-        if rejoin is not None and not isinstance(rejoin, int):
+        if rejoin is not None and not (validation.is_integer(rejoin) and 1 <= rejoin <= validation.MAX_INT):
             raise FatalError("InvalidMessageFormat", "rejoin must be a game id")
         with_history = message.get("history", True)
         if not isinstance(with_history, bool):
@@ -129,7 +200,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         user = await database_sync_to_async(self._authenticate)(message)
         self.user = user
         greetings = await database_sync_to_async(presence.connect)(
-            user, self.channel_name, {g["game"]: g["history_size"] for g in known}, rejoin, with_history
+            user, self.channel_name, known, rejoin, with_history
         )
         self.client_id = greetings["client"]
         for entry in greetings["users"]:
@@ -185,13 +256,15 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         game_type = message.get("game_type", "acquire")
         if not isinstance(game_type, str):
             raise GameError("InvalidMessage", "'game_type' must be a string")
-        time_start = _int(message, "time_start", optional=True)
-        time_increment = _int(message, "time_increment", optional=True) or 0
+        time_start = _int(message, "time_start", optional=True, minimum=-validation.MAX_DB_INT,
+                          maximum=validation.MAX_DB_INT)
+        time_increment = _int(message, "time_increment", optional=True, minimum=-validation.MAX_DB_INT,
+                              maximum=validation.MAX_DB_INT) or 0
         rules = message.get("rules")
         if rules is not None and not isinstance(rules, dict):
             raise GameError("InvalidMessage", "'rules' must be an object of the game's rule options")
         game = await self._call(
-            lambda: lobby.create_table(self.user, game_type, _int(message, "mode"),
+            lambda: lobby.create_table(self.user, game_type, _int(message, "mode", minimum=-validation.MAX_INT),
                                        time_start=time_start, time_increment=time_increment, rules=rules)
         )
         await self._enter(game.id)
@@ -201,45 +274,48 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self._entered(game_id)
 
     async def join_game(self, message: dict[str, Any]) -> None:
-        game = await self._call(lobby.join, self.user, _int(message, "game"))
+        game = await self._call(lobby.join, self.user, _game(message))
         await self._enter(game.id)
 
     async def leave_game(self, message: dict[str, Any]) -> None:
-        await self._call(lobby.leave, self.user, _int(message, "game"))
+        await self._call(lobby.leave, self.user, _game(message))
 
     async def accept_setup(self, message: dict[str, Any]) -> None:
-        await self._call(lobby.accept, self.user, _int(message, "game"), _int(message, "version", optional=True))
+        version = _int(message, "version", optional=True, maximum=validation.MAX_DB_INT)
+        await self._call(lobby.accept, self.user, _game(message), version)
 
     async def change_mode(self, message: dict[str, Any]) -> None:
-        await self._call(lobby.change_mode, self.user, _int(message, "game"), _int(message, "mode"))
+        mode = _int(message, "mode", minimum=-validation.MAX_INT)
+        await self._call(lobby.change_mode, self.user, _game(message), mode)
 
     async def change_arrangement(self, message: dict[str, Any]) -> None:
         order = message.get("order")
         if order is not None and (not isinstance(order, list) or not all(isinstance(u, int) for u in order)):
             raise GameError("InvalidMessage", "'order' must be a list of user ids")
-        await self._call(lobby.change_arrangement, self.user, _int(message, "game"),
-                         _int(message, "arrangement"), order)
+        await self._call(lobby.change_arrangement, self.user, _game(message),
+                         _int(message, "arrangement", minimum=-validation.MAX_INT), order)
 
     async def add_bot(self, message: dict[str, Any]) -> None:
-        await self._call(lobby.add_bot, self.user, _int(message, "game"))
+        await self._call(lobby.add_bot, self.user, _game(message))
 
     async def kick(self, message: dict[str, Any]) -> None:
-        await self._call(lobby.kick, self.user, _int(message, "game"), _int(message, "user"))
+        await self._call(lobby.kick, self.user, _game(message), _int(message, "user", minimum=1))
 
     async def enter_game(self, message: dict[str, Any]) -> None:
-        game_id = _int(message, "game", optional=True)
+        game_id = _game(message, optional=True)
         await self._enter(game_id)
         if game_id is not None:
             await self.send_json(await self._call(presence.snapshot_for, self.user, game_id))
 
     async def do_game_action(self, message: dict[str, Any]) -> None:
-        game_id = _int(message, "game")
-        seat = _int(message, "seat", optional=True)
+        game_id = _game(message)
+        seat = _int(message, "seat", optional=True, maximum=MAX_SEAT)
         action = message.get("action")
         params = message.get("params", [])
         if not isinstance(action, str) or not isinstance(params, list):
             raise GameError("InvalidMessage", "'action' must be a string and 'params' a list")
-        answers = _int(message, "v", optional=True)
+        answers = message.get("v")
+        answers = None if answers is None else validation.seq(answers, "v")
         result = await self._call(presence.act, self.user, game_id, seat, action, params, answers)
         reply = {"type": "ActionApplied", **result}
         if message.get("ref") is not None:
@@ -247,11 +323,11 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send_json(reply)
 
     async def resync(self, message: dict[str, Any]) -> None:
-        await self.send_json(await self._call(presence.snapshot_for, self.user, _int(message, "game")))
+        await self.send_json(await self._call(presence.snapshot_for, self.user, _game(message)))
 
     async def chat(self, message: dict[str, Any]) -> None:
         text = message.get("text")
-        await self._call(services.post_chat, self.user, _int(message, "game", optional=True), text)
+        await self._call(services.post_chat, self.user, _game(message, optional=True), text)
 
     HANDLERS = {
         "CreateGame": create_game,

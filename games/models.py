@@ -141,3 +141,16 @@ class Client(models.Model):
 
     def __str__(self) -> str:
         return f"client {self.id} of {self.user}"
+
+
+class ServerProcess(models.Model):
+    """A running server process. It refreshes ``last_seen_ms`` every few seconds; once that is too
+    old the process is taken for dead and its ``Client`` rows are removed by any process still
+    alive, so a crash leaves nobody "online" for good (games/presence.py)."""
+
+    id = models.CharField(max_length=32, primary_key=True)
+    last_seen_ms = models.BigIntegerField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"server {self.id}"
+

@@ -9,14 +9,15 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Prefetch
 
 from accounts.models import User
 
-from . import services
+from . import push, services
 from .errors import Forbidden, NotFound
 from .lobby import setup_state
-from .models import Client, Game, Seat, Status
+from .models import Client, Game, Seat, ServerProcess, Status
 
 # This process's identity, for the Client rows it owns.
 SERVER_ID = uuid.uuid4().hex
@@ -37,6 +38,35 @@ def forget_dead_servers() -> None:
     _forgot_others = True
     if "InMemoryChannelLayer" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
         Client.objects.exclude(server=SERVER_ID).delete()
+
+
+def heartbeat_seconds() -> float:
+    """How often each server process refreshes its heartbeat."""
+    return float(getattr(settings, "PRESENCE_HEARTBEAT_SECONDS", 10))
+
+
+def dead_after_seconds() -> float:
+    """How old a heartbeat may get before the process is taken for dead."""
+    return float(getattr(settings, "PRESENCE_DEAD_AFTER_SECONDS", 60))
+
+
+def beat(now: int | None = None) -> list[int]:
+    """Refresh this process's heartbeat, and forget the connections of every process whose heartbeat
+    stopped (it crashed or was killed, so its clients' ``disconnect`` never ran). Returns the client
+    ids removed; each is announced to the lobby as ``ClientDisconnected``."""
+    now = services.now_ms() if now is None else now
+    cutoff = now - int(dead_after_seconds() * 1000)
+    with transaction.atomic():
+        ServerProcess.objects.update_or_create(id=SERVER_ID, defaults={"last_seen_ms": now})
+        dead = list(ServerProcess.objects.filter(last_seen_ms__lt=cutoff).values_list("id", flat=True))
+        if not dead:
+            return []
+        gone = list(Client.objects.filter(server__in=dead).values_list("id", flat=True))
+        Client.objects.filter(id__in=gone).delete()
+        ServerProcess.objects.filter(id__in=dead).delete()
+        for client_id in gone:
+            push.to_lobby({"type": "ClientDisconnected", "client": client_id})
+    return gone
 
 
 def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | None,

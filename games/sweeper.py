@@ -4,9 +4,11 @@ Deadlines live in the database, so any process may enforce any game's, and a res
 picks up where the last one stopped. The game row lock makes two sweepers (or a sweeper and a
 late move) apply a time-out only once. Moves over HTTP also enforce a passed deadline first.
 
-The sweeper runs as a task on the server's own event loop (started by the first WebSocket
-connection): pushes made from its database thread then reach the channel layer through that
-loop, which the in-memory layer requires.
+The sweeper runs as a task on the server's own event loop, started with the server (``manage.py
+serve``, and the ASGI application's first request of any kind under plain Daphne), so a timed game
+whose players only use REST still times out: pushes made from its database thread then reach the
+channel layer through that loop, which the in-memory layer requires. The presence heartbeat
+(``games/presence.py``) runs beside it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,21 @@ log = logging.getLogger(__name__)
 
 INTERVAL_SECONDS = 0.25
 _running_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+_beating_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+# The event loop keeps only weak references to its tasks: these keep them alive.
+_tasks: set[asyncio.Task[None]] = set()
+
+
+def _start(loop: asyncio.AbstractEventLoop, running: weakref.WeakSet[asyncio.AbstractEventLoop], job) -> None:
+    running.add(loop)
+    task = loop.create_task(job)
+    _tasks.add(task)
+
+    def done(_: asyncio.Task[None]) -> None:
+        _tasks.discard(task)
+        running.discard(loop)
+
+    task.add_done_callback(done)
 
 
 async def sweep(interval: float = INTERVAL_SECONDS, stop: asyncio.Event | None = None) -> None:
@@ -40,14 +57,29 @@ async def sweep(interval: float = INTERVAL_SECONDS, stop: asyncio.Event | None =
             pass
 
 
+async def heartbeat(stop: asyncio.Event | None = None) -> None:
+    """Keep this process's presence heartbeat fresh and clear the clients of dead processes."""
+    from .presence import beat, heartbeat_seconds
+
+    refresh = database_sync_to_async(beat)
+    stop = stop or asyncio.Event()
+    while not stop.is_set():
+        try:
+            await refresh()
+        except Exception:  # noqa: BLE001 - a missed beat is retried; the process is not dead
+            log.exception("presence heartbeat failed")
+        try:
+            await asyncio.wait_for(stop.wait(), heartbeat_seconds())
+        except TimeoutError:
+            pass
+
+
 def ensure_running() -> None:
-    """Start the sweeper on the running loop, once; not when GAME_CLOCK_SWEEPER=0 (test
-    processes that drive the clocks themselves)."""
-    if os.environ.get("GAME_CLOCK_SWEEPER", "1") == "0":
-        return
+    """Start the sweeper and the presence heartbeat on the running loop, once each; the sweeper not
+    when GAME_CLOCK_SWEEPER=0 (test processes that drive the clocks themselves), the heartbeat not
+    when PRESENCE_HEARTBEAT=0 (test processes, whose event loop ends with each test)."""
     loop = asyncio.get_running_loop()
-    if loop in _running_on:
-        return
-    _running_on.add(loop)
-    task = loop.create_task(sweep())
-    task.add_done_callback(lambda _: _running_on.discard(loop))
+    if os.environ.get("PRESENCE_HEARTBEAT", "1") != "0" and loop not in _beating_on:
+        _start(loop, _beating_on, heartbeat())
+    if os.environ.get("GAME_CLOCK_SWEEPER", "1") != "0" and loop not in _running_on:
+        _start(loop, _running_on, sweep())

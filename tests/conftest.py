@@ -14,6 +14,8 @@ from channels.testing import WebsocketCommunicator
 # Tests that need time-outs drive the clocks themselves (services.expire_due); a sweeper thread in
 # the test process would race them. Server processes started by tests may turn it back on.
 os.environ.setdefault("GAME_CLOCK_SWEEPER", "0")
+# Likewise the presence heartbeat (its clean-up is tested by calling presence.beat directly).
+os.environ.setdefault("PRESENCE_HEARTBEAT", "0")
 
 _names = itertools.count(1)
 

@@ -16,13 +16,13 @@ from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import AllowedHostsOriginValidator
 
 from accounts.models import User
 from accounts.tokens import user_for_token
 from games import lobby, presence, services, sweeper
 from games.errors import GameError
+from games.guard import GuardedConsumer
 from games.models import Status
 from games.push import LOBBY_GROUP, user_group
 from games.registry import get_game_type
@@ -45,7 +45,7 @@ def table_group(game_id: int) -> str:
     return f"cribbagebber-{game_id}"
 
 
-class CribbageConsumer(AsyncWebsocketConsumer):
+class CribbageConsumer(GuardedConsumer):
     user: User | None = None
     client_id: int | None = None
     game_id: int | None = None
@@ -105,25 +105,37 @@ class CribbageConsumer(AsyncWebsocketConsumer):
         await self.close()
 
     async def disconnect(self, code: int) -> None:
+        await self.cleanup()
+
+    async def cleanup(self) -> None:
         await self._leave()
         self.stage = CLOSED
+
+    async def internal_error(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "websocket.receive":
+            await self.send_line(codec.warning("INTERNAL", "the server could not handle that line; nothing changed"))
 
     async def _leave(self) -> None:
         if self.stage == CLOSED:
             return
-        if self.stage == TABLE and self.game_id is not None and self.status == Status.SETUP:
-            await database_sync_to_async(gateway.leave_table)(self.user, self.game_id)
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups_joined = []
-        if self.client_id is not None:
-            await database_sync_to_async(presence.disconnect)(self.client_id)
-            # Announced like the lobby's clients, so links at a game in progress see the quit.
-            await self.channel_layer.group_send(LOBBY_GROUP, {
-                "type": "push.message", "skip_users": [],
-                "message": {"type": "ClientDisconnected", "client": self.client_id},
-            })
-            self.client_id = None
+        # Each step runs whatever the one before did: the presence row must go in every case.
+        try:
+            if self.stage == TABLE and self.game_id is not None and self.status == Status.SETUP:
+                await database_sync_to_async(gateway.leave_table)(self.user, self.game_id)
+        finally:
+            groups, self.groups_joined = self.groups_joined, []
+            try:
+                for group in groups:
+                    await self.channel_layer.group_discard(group, self.channel_name)
+            finally:
+                client_id, self.client_id = self.client_id, None
+                if client_id is not None:
+                    await database_sync_to_async(presence.disconnect)(client_id)
+                    # Announced like the lobby's clients, so links at a game in progress see the quit.
+                    await self.channel_layer.group_send(LOBBY_GROUP, {
+                        "type": "push.message", "skip_users": [],
+                        "message": {"type": "ClientDisconnected", "client": client_id},
+                    })
 
     async def _join_group(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)

@@ -48,6 +48,15 @@ class Command(BaseCommand):
             verbosity=verbosity,
         )
         failed: list[str] = []
+
+        def background() -> None:
+            # The clock sweeper and presence heartbeat start with the server, not with its first
+            # client: a timed game whose players only use REST must still time out.
+            from games import sweeper
+
+            asyncio.get_event_loop().call_soon(sweeper.ensure_running)
+
+        reactor.callWhenRunning(background)
         if cribbage_port:
             lines = LineServer(application, host.strip("[]"), cribbage_port,
                                close_timeout=server.application_close_timeout)
