@@ -21,6 +21,11 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_number(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return default if value is None or not value.strip() else float(value)
+
+
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -150,3 +155,14 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# -- limits and timeouts (docs/security.md lists each with why) ---------------------------------
+# Presence: each server process beats; the clients of a process silent this long are removed.
+PRESENCE_HEARTBEAT_SECONDS = env_number("PRESENCE_HEARTBEAT_SECONDS", 10)
+PRESENCE_DEAD_AFTER_SECONDS = env_number("PRESENCE_DEAD_AFTER_SECONDS", 60)
+# TCP links (CRIBBAGEBBER): lines queued before the link stops reading, silence before a link is
+# closed, how long a peer may leave written lines unread, time to log in with IM:.
+TCP_MAX_PENDING_LINES = int(env_number("TCP_MAX_PENDING_LINES", 32))
+TCP_IDLE_TIMEOUT_SECONDS = env_number("TCP_IDLE_TIMEOUT_SECONDS", 30 * 60)
+TCP_WRITE_TIMEOUT_SECONDS = env_number("TCP_WRITE_TIMEOUT_SECONDS", 30)
+CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS = env_number("CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS", 30)

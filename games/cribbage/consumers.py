@@ -10,6 +10,7 @@ during a game and the control client's ``N:`` (everyone follows it to a new tabl
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
@@ -17,6 +18,7 @@ from urllib.parse import parse_qs
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.security.websocket import AllowedHostsOriginValidator
+from django.conf import settings
 
 from accounts.models import User
 from accounts.tokens import user_for_token
@@ -39,6 +41,11 @@ NOT_CONTROL = {
     "EJ": "only the control client may eject a player",
     "N": "only the control client may go back to waiting",
 }
+
+
+def intro_timeout() -> float:
+    """Seconds a link has to log in (``IM:``) before the server parts with ``E:TIMEOUT``."""
+    return float(settings.CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS)
 
 
 def table_group(game_id: int) -> str:
@@ -68,6 +75,16 @@ class CribbageConsumer(GuardedConsumer):
             await self.part(codec.fatal(refused.reason))
             return
         await self.send_line(codec.protocol_line())
+        self._intro_timer = asyncio.ensure_future(self._intro_deadline())
+
+    async def _intro_deadline(self) -> None:
+        # Through the channel layer, not directly: the consumer handles it in turn with its lines.
+        await asyncio.sleep(intro_timeout())
+        await self.channel_layer.send(self.channel_name, {"type": "cribbage.intro_timeout"})
+
+    async def cribbage_intro_timeout(self, event: dict[str, Any]) -> None:
+        if self.stage == INTRO:
+            await self.part(codec.fatal("TIMEOUT"))
 
     def _reset_table(self) -> None:
         self.renderer: codec.SeatRenderer | None = None
@@ -108,6 +125,9 @@ class CribbageConsumer(GuardedConsumer):
         await self.cleanup()
 
     async def cleanup(self) -> None:
+        timer = getattr(self, "_intro_timer", None)
+        if timer is not None:
+            timer.cancel()
         await self._leave()
         self.stage = CLOSED
 

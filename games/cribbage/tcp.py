@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -32,16 +33,37 @@ ASGIApp = Callable[[Message, Callable[[], Awaitable[Message]], Callable[[Message
 
 DEFAULT_PORT = 7321
 PATH = "/ws/cribbage/"
-READ_SIZE = 64 * 1024
+# What one read takes off the socket, and what the socket itself may hold unread. Both bound the
+# input a link holds beyond its queue, which is also what still runs if the peer leaves while the
+# consumer is busy: the kernel does not tell of a peer's close behind the data before it.
+READ_SIZE = 4 * 1024
+RECEIVE_BUFFER = 32 * 1024
+# The kernel's buffer of lines written and not yet taken by the peer (plenty for a line protocol):
+# past it, a peer that does not read meets the write timeout instead of megabytes of buffer.
+SEND_BUFFER = 64 * 1024
 # Like Daphne's --application-close-timeout: how long a consumer may take to finish after its link.
 CLOSE_TIMEOUT = 10.0
+# Lines read but not yet handled. When the consumer falls this far behind, the link stops reading:
+# the peer's sends then block in its own TCP buffers instead of in this process's memory.
+MAX_PENDING_LINES = 32
+# A link on which nothing has passed either way for this long is dead (no CRIBBAGEBBER line is a
+# ping, so a link waiting for the server to speak counts as alive while the server speaks).
+IDLE_TIMEOUT = 30 * 60.0
+# A peer that does not take what the server writes for this long is cut off, so its unread lines
+# cannot pile up in this process either.
+WRITE_TIMEOUT = 30.0
 
 
 class LineServer:
-    """A TCP listener whose connections are CRIBBAGEBBER links on ``path`` of ``application``."""
+    """A TCP listener whose connections are CRIBBAGEBBER links on ``path`` of ``application``.
+
+    Every limit of a link is a constructor argument (tests shorten them); ``manage.py serve``
+    passes the settings ``TCP_*`` (docs/security.md lists them with their values)."""
 
     def __init__(self, application: ASGIApp | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                 path: str = PATH, close_timeout: float = CLOSE_TIMEOUT) -> None:
+                 path: str = PATH, close_timeout: float = CLOSE_TIMEOUT, *,
+                 max_pending_lines: int = MAX_PENDING_LINES, idle_timeout: float = IDLE_TIMEOUT,
+                 write_timeout: float = WRITE_TIMEOUT) -> None:
         if application is None:
             from config.asgi import application  # the full routing app: same consumer, same middleware
         self.application = application
@@ -49,12 +71,16 @@ class LineServer:
         self.port = port
         self.path = path
         self.close_timeout = close_timeout
+        self.max_pending_lines = max_pending_lines
+        self.idle_timeout = idle_timeout
+        self.write_timeout = write_timeout
         self.server: asyncio.Server | None = None
-        self._links: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
+        self._links: dict[asyncio.Task[None], _Link] = {}
 
     async def start(self) -> None:
         """Listen (on the running loop). With port 0, ``port`` is the one the system chose."""
-        self.server = await asyncio.start_server(self.handle, self.host, self.port)
+        # limit: the stream's own buffer pauses the socket at twice this.
+        self.server = await asyncio.start_server(self.handle, self.host, self.port, limit=READ_SIZE)
         self.port = self.server.sockets[0].getsockname()[1]
 
     async def close(self) -> None:
@@ -63,11 +89,20 @@ class LineServer:
         running; a link whose consumer takes too long is cut off after ``close_timeout``)."""
         if self.server is not None:
             self.server.close()
-        for writer in self._links.values():
-            writer.close()
+        for link in self._links.values():
+            link.writer.close()
         await asyncio.gather(*self._links, return_exceptions=True)
         if self.server is not None:
             await self.server.wait_closed()
+
+    @property
+    def links(self) -> int:
+        """How many links are open now."""
+        return len(self._links)
+
+    def pending(self) -> list[int]:
+        """Each open link's lines read and not yet handled."""
+        return [link.inbox.qsize() for link in self._links.values()]
 
     def scope(self, writer: asyncio.StreamWriter) -> Message:
         return {
@@ -87,33 +122,32 @@ class LineServer:
         """One connection, one application instance, for as long as either keeps the link."""
         task = asyncio.current_task()
         assert task is not None
-        self._links[task] = writer
-        inbox: asyncio.Queue[Message] = asyncio.Queue()
-        ended = asyncio.Event()  # the application closed (or refused) the link
-
-        def end() -> None:
-            ended.set()
-            writer.close()  # what was written still goes out first; the reader then sees the end
-
-        async def send(message: Message) -> None:
-            kind = message["type"]
-            if kind == "websocket.send" and message.get("text") is not None and not ended.is_set():
-                writer.write(encode_line(message["text"]))
-                with contextlib.suppress(ConnectionError):  # the peer left: its disconnect is on its way
-                    await writer.drain()
-            elif kind == "websocket.close":
-                end()
-            # websocket.accept: the TCP connection is already open, nothing to say.
-
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        link = _Link(self, reader, writer)
+        self._links[task] = link
         scope = self.scope(writer)
-        app = asyncio.ensure_future(self.application(scope, inbox.get, send))
-        app.add_done_callback(lambda _: end())  # a consumer that stops (or crashes) ends the link
-        inbox.put_nowait({"type": "websocket.connect"})
+        app = asyncio.ensure_future(self.application(scope, link.inbox.get, link.send))
+        reading = asyncio.ensure_future(link.read())
+        # A consumer that stops (or crashes) ends the link; nobody is left to take what the
+        # reader would queue, so the reader stops too.
+        app.add_done_callback(lambda _: (link.end(), reading.cancel()))
+        link.inbox.put_nowait({"type": "websocket.connect"})
         try:
-            code = await self._read(reader, inbox, ended)
-            # Queued after every line read, so the consumer handles them (and a breach) first.
-            inbox.put_nowait({"type": "websocket.disconnect", "code": code})
-            await asyncio.wait_for(app, self.close_timeout)
+            await asyncio.wait({reading})
+            if not reading.cancelled():
+                code = reading.result()
+                if not link.breached:
+                    # The peer is gone (or the link was cut): what it sent and the consumer has
+                    # not handled yet goes with it (a dead link's chat never posts after it left).
+                    # A breach, though, is heard after the lines before it, as a WebSocket's is.
+                    link.drop_pending()
+                put = asyncio.ensure_future(link.inbox.put({"type": "websocket.disconnect", "code": code}))
+                await asyncio.wait({put, app}, return_when=asyncio.FIRST_COMPLETED)
+                put.cancel()  # the application ended first: nobody is left to tell
+                await asyncio.wait_for(app, self.close_timeout)
         except TimeoutError:
             log.warning("CRIBBAGEBBER link %s: the application took too long to finish and was cancelled",
                         scope["client"])
@@ -121,32 +155,94 @@ class LineServer:
             log.exception("Exception inside application (CRIBBAGEBBER link over TCP)")
         finally:
             self._links.pop(task, None)
-            if not app.done():
-                app.cancel()
+            for running in (reading, app):
+                if not running.done():
+                    running.cancel()
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
 
-    async def _read(self, reader: asyncio.StreamReader, inbox: asyncio.Queue[Message], ended: asyncio.Event) -> int:
+
+class _Link:
+    """The state of one connection: its bounded inbox, its clock, and how it ends."""
+
+    def __init__(self, server: LineServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.server = server
+        self.reader = reader
+        self.writer = writer
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue(maxsize=server.max_pending_lines)
+        self.ended = asyncio.Event()  # the application closed (or refused) the link
+        self.timed_out = False
+        self.breached = False
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self._last = loop.time()
+        self._idle = loop.call_later(server.idle_timeout, self._check_idle)
+
+    def end(self) -> None:
+        self.ended.set()
+        self._idle.cancel()
+        self.writer.close()  # what was written still goes out first; the reader then sees the end
+
+    def _check_idle(self) -> None:
+        # One timer per link, pushed back rather than re-armed on every line: traffic stays cheap.
+        quiet = self._loop.time() - self._last
+        if quiet >= self.server.idle_timeout:
+            log.info("CRIBBAGEBBER link %s: idle for %.0f s, closed", self.writer.get_extra_info("peername"), quiet)
+            self.timed_out = True
+            self.end()
+        else:
+            self._idle = self._loop.call_later(self.server.idle_timeout - quiet, self._check_idle)
+
+    def drop_pending(self) -> None:
+        while not self.inbox.empty():
+            self.inbox.get_nowait()
+
+    async def send(self, message: Message) -> None:
+        kind = message["type"]
+        if kind == "websocket.send" and message.get("text") is not None and not self.ended.is_set():
+            self._last = self._loop.time()
+            self.writer.write(encode_line(message["text"]))
+            try:
+                async with asyncio.timeout(self.server.write_timeout):
+                    await self.writer.drain()
+            except TimeoutError:
+                # The peer stopped reading: cut it off rather than buffer its lines without end.
+                log.info("CRIBBAGEBBER link %s: not reading, cut off", self.writer.get_extra_info("peername"))
+                self.timed_out = True
+                self.writer.transport.abort()
+                self.end()
+            except ConnectionError:
+                pass  # the peer left: its disconnect is on its way
+        elif kind == "websocket.close":
+            self.end()
+        # websocket.accept: the TCP connection is already open, nothing to say.
+
+    async def read(self) -> int:
         """Feed the consumer the stream's lines until the peer or the application ends the link;
         the WebSocket close code the consumer will be told."""
         lines = LineReader()
         try:
-            while data := await reader.read(READ_SIZE):
-                if ended.is_set():
+            while data := await self.reader.read(READ_SIZE):
+                if self.ended.is_set():
                     break  # read before the close: the consumer has nothing more to hear
+                self._last = self._loop.time()
                 try:
                     received = lines.feed(data)
                 except Breach:
                     # The consumer's own rule for what a text frame cannot carry: a binary frame is
                     # a breach, so it answers E: You Brute!, leaves the table and closes the link.
-                    inbox.put_nowait({"type": "websocket.receive", "bytes": data})
+                    self.breached = True
+                    await self.inbox.put({"type": "websocket.receive", "bytes": data})
                     return 1000
                 for line in received:
-                    inbox.put_nowait({"type": "websocket.receive", "text": line})
+                    if self.ended.is_set() or self.writer.transport.is_closing():
+                        break  # the link was closed or reset while this batch waited
+                    # Waits while the inbox is full, and while it waits nothing more is read.
+                    await self.inbox.put({"type": "websocket.receive", "text": line})
         except ConnectionError:
             return 1006  # dropped, not closed: WebSocket's "abnormal closure"
-        return 1000
+        return 1001 if self.timed_out else 1000
 
 
 def _address(address: Any) -> list[Any] | None:

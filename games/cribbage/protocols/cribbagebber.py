@@ -242,7 +242,7 @@ def chat(nickname: str, text: str) -> str:
 
 
 def fatal(reason: str) -> str:
-    """A parting error line other than the Brute's (E:GAME, E:FULL, E:LOGIN, E:ABORTED)."""
+    """A parting error line other than the Brute's (E:GAME, E:FULL, E:LOGIN, E:ABORTED, E:TIMEOUT)."""
     return f"E:{reason}"
 
 

@@ -13,6 +13,7 @@ import asyncio
 import sys
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
@@ -59,7 +60,10 @@ class Command(BaseCommand):
         reactor.callWhenRunning(background)
         if cribbage_port:
             lines = LineServer(application, host.strip("[]"), cribbage_port,
-                               close_timeout=server.application_close_timeout)
+                               close_timeout=server.application_close_timeout,
+                               max_pending_lines=settings.TCP_MAX_PENDING_LINES,
+                               idle_timeout=settings.TCP_IDLE_TIMEOUT_SECONDS,
+                               write_timeout=settings.TCP_WRITE_TIMEOUT_SECONDS)
 
             def started(task: asyncio.Task[None]) -> None:
                 error = "cancelled" if task.cancelled() else task.exception()
