@@ -79,8 +79,15 @@ class LineServer:
 
     async def start(self) -> None:
         """Listen (on the running loop). With port 0, ``port`` is the one the system chose."""
+        listener = socket.create_server((self.host, self.port))
+        # Set on the listener, before any peer connects, so each connection starts with them and
+        # its TCP window is negotiated for them. Shrinking a connected socket's buffer instead
+        # leaves the peer with a window the kernel then drops data beyond, and it stalls while
+        # its retransmissions back off.
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         # limit: the stream's own buffer pauses the socket at twice this.
-        self.server = await asyncio.start_server(self.handle, self.host, self.port, limit=READ_SIZE)
+        self.server = await asyncio.start_server(self.handle, sock=listener, limit=READ_SIZE)
         self.port = self.server.sockets[0].getsockname()[1]
 
     async def close(self) -> None:
@@ -122,10 +129,6 @@ class LineServer:
         """One connection, one application instance, for as long as either keeps the link."""
         task = asyncio.current_task()
         assert task is not None
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         link = _Link(self, reader, writer)
         self._links[task] = link
         scope = self.scope(writer)
@@ -180,9 +183,14 @@ class _Link:
         self._idle = loop.call_later(server.idle_timeout, self._check_idle)
 
     def end(self) -> None:
+        if self.ended.is_set():
+            return
         self.ended.set()
         self._idle.cancel()
         self.writer.close()  # what was written still goes out first; the reader then sees the end
+        # A closing transport stops reading and waits to flush; a peer that does not read would
+        # keep it (and the link) open for good, so the flush gets the write timeout, then a reset.
+        self._loop.call_later(self.server.write_timeout, self.writer.transport.abort)
 
     def _check_idle(self) -> None:
         # One timer per link, pushed back rather than re-armed on every line: traffic stays cheap.

@@ -39,10 +39,19 @@ async def server():
         await made.close()
 
 
-async def logged_in(port: int, user) -> TcpLink:
+async def logged_in(port: int, user, receive_buffer: int | None = None) -> TcpLink:
     key = await database_sync_to_async(token_for)(user)
     link = TcpLink(port, name=user.username)
-    await link.connect()
+    if receive_buffer is None:
+        await link.connect()
+    else:
+        # Set before connecting: a buffer shrunk on a connected socket stalls the peer's sends
+        # for as long as its retransmissions back off (see LineServer.start).
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+        link.reader, link.writer = await asyncio.open_connection(sock=sock)
     assert await link.expect("P:") == "P:0.1/DNM"
     await link.send(f"IM:{user.username}/{key}")
     assert await link.expect("CO:") == f"CO:{user.username}"
@@ -147,8 +156,7 @@ async def test_a_peer_that_stops_reading_is_cut_off(server, make_user):
     # the write timeout the link is cut instead of the server holding its lines.
     lines = await server(write_timeout=0.5)
     ann = await database_sync_to_async(make_user)("ann")
-    link = await logged_in(lines.port, ann)
-    link.writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fills sooner
+    link = await logged_in(lines.port, ann, receive_buffer=4096)  # fills sooner
     link.writer.transport.pause_reading()
     link.writer.write((b"ME:" + b"y" * 500 + b"\n") * 20_000)
     await until(lambda: lines.links == 0, timeout=30)
