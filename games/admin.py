@@ -17,7 +17,7 @@ from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template import engines
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
@@ -133,6 +133,23 @@ class GameAdmin(admin.ModelAdmin):
             Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("slot"))
         )
 
+    # Being staff reveals nothing a spectator could not see while a game is live: the seed
+    # (it deals every hidden tile and card) and the action log (a crib discard, a riichi draw
+    # choice) appear once the game is over. Staff read a live game through the public links.
+    SECRET_WHILE_LIVE = ("seed",)
+
+    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
+        fields = list(super().get_fields(request, obj))
+        if obj is not None and not obj.is_over:
+            fields = [f for f in fields if f not in self.SECRET_WHILE_LIVE]
+        return fields
+
+    def get_inlines(self, request: HttpRequest, obj: Game | None = None) -> list[type]:
+        inlines = list(super().get_inlines(request, obj))
+        if obj is not None and not obj.is_over:
+            inlines.remove(ActionInline)
+        return inlines
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # tables are opened by players through the lobby
 
@@ -158,11 +175,8 @@ class GameAdmin(admin.ModelAdmin):
         ]
         if game.seed is not None:
             links.append(("Replay, final step (JSON)", f"{reverse('api-game-replay', args=[game.id])}?step={game.seq}"))
-        if game.game_type == "acquire":
-            try:  # the review endpoint is being added separately; link it once it exists
-                links.append(("Review data", reverse("api-game-review", args=[game.id])))
-            except NoReverseMatch:
-                pass
+        if game.game_type == "acquire" and game.is_over:  # it holds the tile bag
+            links.append(("Review data", reverse("api-game-review", args=[game.id])))
         links.append(("Chat (JSON)", reverse("api-game-chat", args=[game.id])))
         if not game.is_over:
             links.append(("Remove a player…", reverse("admin:games_game_remove_player", args=[game.id])))

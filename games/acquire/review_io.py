@@ -122,17 +122,16 @@ def import_review(data: Sequence[Any], *, imported_at_ms: int | None = None) -> 
     return game
 
 
-def review_for_game(game: Game, *, live: bool = False) -> list[Any]:
+def review_for_game(game: Game) -> list[Any]:
     """The seed's review array of a stored Acquire game (ids and names are this site's).
 
-    The array holds the whole tile bag, so it is only for games that are over; ``live=True``
-    (staff only) allows a game in progress.
+    The array holds the whole tile bag, so it is only for games that are over.
     """
     from games.services import new_engine  # the service knows how a stored game is rebuilt
 
     if game.game_type != GAME_TYPE:
         raise ValueError(f"game {game.id} is {game.game_type}, not Acquire")
-    if game.seed is None or not (game.is_over or live):
+    if game.seed is None or not game.is_over:
         raise ValueError(f"game {game.id} is not over; its review would reveal the tile bag")
     engine = new_engine(game)
     assert isinstance(engine, AcquireGame)

@@ -12,9 +12,12 @@ from games.errors import Conflict, NotFound
 
 from .base import ApiView, get_game
 from .schema import GAME_ID, errors
+from .throttles import AnonymousRate, ExportRate, UserRate
 
 
 class ReviewView(ApiView):
+    throttle_classes = [AnonymousRate, UserRate, ExportRate]  # a whole game costs more than a call
+
     @extend_schema(
         operation_id="games_review", tags=["play"], parameters=[GAME_ID],
         responses={200: OpenApiResponse(OpenApiTypes.OBJECT, "The review array, as a JSON attachment"),
@@ -23,15 +26,14 @@ class ReviewView(ApiView):
     def get(self, request: Request, game_id: int) -> JsonResponse:
         """The game's review data: mode, arrangement, time control, players, host, the whole tile
         bag and every action with its timestamp and auto-played flag. It reveals the tile bag, so
-        it is served once the game is over (to staff also while it is in progress)."""
+        it is served once the game is over, to everyone alike: staff included (docs/security.md)."""
         game = get_game(game_id)
         if game.game_type != "acquire":
             raise NotFound("NoReview", "review data exists for Acquire games")
         if game.seed is None:
             raise Conflict("GameNotStarted", "the game has not started")
-        staff = bool(request.user and request.user.is_staff)
-        if not game.is_over and not staff:
+        if not game.is_over:
             raise Conflict("GameNotOver", "the review holds the tile bag; it is available when the game ends")
-        response = JsonResponse(review_for_game(game, live=staff), safe=False)
+        response = JsonResponse(review_for_game(game), safe=False)
         response["Content-Disposition"] = f'attachment; filename="acquire-{game.id}-review.json"'
         return response

@@ -7,11 +7,11 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 
 from games import lobby, services
-from games.models import ChatMessage, Game, Status
+from games.models import Action, ChatMessage, Game, Status
 from games.models import Client as Connection
 
 pytestmark = pytest.mark.django_db
@@ -81,23 +81,30 @@ def test_change_page_of_a_table(admin_client, table, bob):
     assert "hello admins" in content
     # Read-only: no save buttons, no inline add or delete.
     assert 'name="_save"' not in content
-    for prefix in ("seats", "actions", "chat"):
+    for prefix in ("seats", "chat"):  # no action log before the game is over
         assert f'name="{prefix}-MAX_NUM_FORMS" value="0"' in content  # no inline rows can be added
     assert "-DELETE" not in content
 
 
 def test_change_page_of_a_started_game(admin_client, live):
+    # Staff see of a live game what a spectator sees: no seed, no action log, no review link.
+    # Once it is over (here: aborted), all of it.
     game = live.refresh()
-    content = admin_client.get(f"{CHANGELIST}{game.id}/change/").content.decode()
+    page = admin_client.get(f"{CHANGELIST}{game.id}/change/")
+    content = page.content.decode()
     assert f"{reverse('api-game-replay', args=[game.id])}?step={game.seq}" in content
-    action_types = set(game.actions.values_list("type", flat=True))
-    assert all(t in content for t in action_types)
-    try:
-        review = reverse("api-game-review", args=[game.id])
-    except NoReverseMatch:
-        review = None
-    if review and game.game_type == "acquire":
-        assert review in content
+    inlines = {formset.opts.model for formset in page.context["inline_admin_formsets"]}
+    assert Action not in inlines
+    assert str(game.seed) not in content and "Seed" not in content
+    assert reverse("api-game-review", args=[game.id]) not in content
+    services.abort(game.id)
+    page = admin_client.get(f"{CHANGELIST}{game.id}/change/")
+    content = page.content.decode()
+    assert Action in {formset.opts.model for formset in page.context["inline_admin_formsets"]}
+    assert str(game.seed) in content
+    assert all(t in content for t in set(game.actions.values_list("type", flat=True)))
+    if game.game_type == "acquire":
+        assert reverse("api-game-review", args=[game.id]) in content
 
 
 def test_linked_downloads_work_for_staff(admin_client, live):
