@@ -1,4 +1,8 @@
-from django.contrib.auth.forms import UserCreationForm
+from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+
+from games import limits
 
 from .models import User
 
@@ -7,3 +11,25 @@ class SignUpForm(UserCreationForm):
     class Meta:
         model = User
         fields = ("username",)
+
+
+class LockoutMessage:
+    """Say plainly that the account is locked (the backend refuses it either way), rather than
+    the usual "wrong username or password", which would send a person guessing again."""
+
+    def clean(self) -> dict:
+        username = self.cleaned_data.get("username")
+        locked = limits.login_locked(username) if username else None
+        if locked:
+            raise forms.ValidationError(
+                "Too many failed log-ins for this account: try again in %(seconds)s s.",
+                code="locked", params={"seconds": locked.retry_after})
+        return super().clean()
+
+
+class LoginForm(LockoutMessage, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(LockoutMessage, AdminAuthenticationForm):
+    pass

@@ -14,7 +14,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignUpForm(request.POST)
         if form.is_valid():
             user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="accounts.backends.LockoutBackend")
             return redirect("lobby")
     else:
         form = SignUpForm()

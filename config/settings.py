@@ -10,6 +10,7 @@ from pathlib import Path
 import dj_database_url
 
 from config.channel_layers import channel_layers
+from config.secret import secret_key_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -26,12 +27,11 @@ def env_number(name: str, default: float) -> float:
     return default if value is None or not value.strip() else float(value)
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+# Off unless asked for: a debug page shows settings and URLs to whoever gets an error.
+DEBUG = env_bool("DEBUG", False)
+# From the environment, else the git-ignored file `make run` made on its first start.
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or secret_key_file(
+    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key")))
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h.strip()
 ]
@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from here, never from a CDN
     "django_filters",
     "accounts",
     "games",
@@ -59,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -104,8 +106,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS = channel_layers(REDIS_URL)
+# Rate-limit counters and lock-outs: shared by every process when there is a Redis.
+# Its keys share the channel layer's Redis database, so they carry a prefix of their own.
+CACHES = {"default": {**({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+                         if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}),
+                      "KEY_PREFIX": "limits"}}
 
 AUTH_USER_MODEL = "accounts.User"
+# Password log-in counts failures and locks out (accounts/backends.py, games/limits.py).
+AUTHENTICATION_BACKENDS = ["accounts.backends.LockoutBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 6}},
 ]
@@ -140,6 +149,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_THROTTLE_CLASSES": ["games.api.throttles.AnonymousRate", "games.api.throttles.UserRate"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Game table API",
@@ -147,6 +157,26 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Every page: scripts and styles only from this site (the pages have no inline script), sockets
+# only to it, no framing, no plugins. The API docs pages relax style-src (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
 }
 
 LOGGING = {
@@ -166,3 +196,19 @@ TCP_MAX_PENDING_LINES = int(env_number("TCP_MAX_PENDING_LINES", 32))
 TCP_IDLE_TIMEOUT_SECONDS = env_number("TCP_IDLE_TIMEOUT_SECONDS", 30 * 60)
 TCP_WRITE_TIMEOUT_SECONDS = env_number("TCP_WRITE_TIMEOUT_SECONDS", 30)
 CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS = env_number("CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS", 30)
+# Log-in: this many wrong passwords for one username within the window lock its password log-in
+# (form, admin, bot Login) for the lock-out; tokens and sessions keep working.
+LOGIN_FAILURE_LIMIT = int(env_number("LOGIN_FAILURE_LIMIT", 10))
+LOGIN_FAILURE_WINDOW_SECONDS = env_number("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60)
+LOGIN_LOCKOUT_SECONDS = env_number("LOGIN_LOCKOUT_SECONDS", 15 * 60)
+# Chat, per user over every transport.
+CHAT_MESSAGES_PER_MINUTE = int(env_number("CHAT_MESSAGES_PER_MINUTE", 30))
+# Frames (WebSocket) and lines (CRIBBAGEBBER) per connection: a steady rate with a burst.
+FRAMES_PER_SECOND = env_number("FRAMES_PER_SECOND", 20)
+FRAME_BURST = int(env_number("FRAME_BURST", 60))
+# Open connections (WebSocket and TCP, all protocols) per user.
+MAX_CONNECTIONS_PER_USER = int(env_number("MAX_CONNECTIONS_PER_USER", 20))
+# REST calls per client (games/api/throttles.py; anonymous by address, users by account).
+API_RATE_ANONYMOUS = os.environ.get("API_RATE_ANONYMOUS", "300/min")
+API_RATE_USER = os.environ.get("API_RATE_USER", "1200/min")
+API_RATE_EXPORT = os.environ.get("API_RATE_EXPORT", "30/min")

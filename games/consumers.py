@@ -10,13 +10,15 @@ import json
 import logging
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.contrib.auth import authenticate
+from django.db import close_old_connections
 
 from accounts.models import USERNAME_MAX_BYTES, User
 from accounts.tokens import user_for_token
 
-from . import lobby, presence, services, sweeper, validation
+from . import limits, lobby, presence, services, sweeper, validation
 from .errors import GameError
 from .guard import GuardedConsumer
 from .push import LOBBY_GROUP, user_group
@@ -111,6 +113,7 @@ class LobbyConsumer(GuardedConsumer):
 
     async def connect(self) -> None:
         self.known_users: set[int] = set()
+        self.frames = limits.Bucket()
         sweeper.ensure_running()
         await self.accept()
 
@@ -149,6 +152,10 @@ class LobbyConsumer(GuardedConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         ref = None
         try:
+            wait = self.frames.take()
+            if wait:
+                # Refused before it is even parsed: a flood costs the server next to nothing.
+                raise limits.RateLimited("too many messages on this connection", wait)
             message = parse_frame(text_data)
             if not _valid_ref(message.get("ref")):
                 raise GameError("InvalidMessage", f"'ref' is a string or number of at most {MAX_REF} characters")
@@ -197,7 +204,12 @@ class LobbyConsumer(GuardedConsumer):
         with_history = message.get("history", True)
         if not isinstance(with_history, bool):
             raise FatalError("InvalidMessageFormat", "history must be true or false")
-        user = await database_sync_to_async(self._authenticate)(message)
+        if message.get("password") is not None and message.get("token") is None:
+            # A password hash takes a CPU-heavy moment: not on the thread every consumer's
+            # database calls share, where it would stall every other client.
+            user = await sync_to_async(self._authenticate, thread_sensitive=False)(message)
+        else:
+            user = await database_sync_to_async(self._authenticate)(message)
         self.user = user
         greetings = await database_sync_to_async(presence.connect)(
             user, self.channel_name, known, rejoin, with_history
@@ -230,7 +242,13 @@ class LobbyConsumer(GuardedConsumer):
         elif password is not None:
             if not isinstance(password, str) or username is None:
                 raise FatalError("MissingUsername", "a password needs a username")
-            user = authenticate(username=username, password=password)
+            locked = limits.login_locked(username)
+            if locked:
+                raise FatalError("LoginLocked", f"too many failed log-ins; try again in {locked.retry_after} s")
+            try:
+                user = authenticate(username=username, password=password)
+            finally:
+                close_old_connections()  # this ran on a worker thread of its own
             if user is None:
                 raise FatalError("IncorrectPassword", "wrong username or password")
         else:

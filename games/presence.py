@@ -14,7 +14,7 @@ from django.db.models import Prefetch
 
 from accounts.models import User
 
-from . import push, services
+from . import limits, push, services
 from .errors import Forbidden, NotFound
 from .lobby import setup_state
 from .models import Client, Game, Seat, ServerProcess, Status
@@ -84,6 +84,7 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
     ).exists():
         entered = rejoin
     forget_dead_servers()
+    limits.connections(Client.objects.filter(user=user).count())
     client = Client.objects.create(user=user, channel_name=channel_name, game_id=entered, server=SERVER_ID)
 
     setting_up = list(

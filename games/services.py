@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import clocks, push
+from . import clocks, limits, push
 from .engine import Engine, Event, Rejection
 from .errors import Conflict, Forbidden, GameError, NotFound
 from .models import Action, ChatMessage, Game, Seat, Status
@@ -398,6 +398,7 @@ def post_chat(user: User, game_id: int | None, text: str) -> dict[str, Any]:
         raise GameError("ChatTooLong", f"chat messages are at most {ChatMessage.MAX_LENGTH} characters")
     if "\x00" in text or not is_encodable(text):
         raise GameError("InvalidChat", "chat must be valid Unicode text without NUL")
+    limits.chat(user.id)
     with transaction.atomic():
         if game_id is not None and not Game.objects.filter(id=game_id).exists():
             raise NotFound("UnknownGame", f"no game {game_id}")

@@ -38,6 +38,35 @@ def _fresh_channel_layer():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_limits():
+    # Rate-limit counters and lock-outs live in the cache (Redis under REDIS_URL): each test
+    # starts with none, whatever the tests before it did.
+    clear_limits()
+    yield
+    clear_limits()
+
+
+def clear_limits() -> None:
+    """Empty the rate-limit cache; under Redis only its own keys (a flush would take the
+    channel layer's groups and queues with it)."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if not settings.REDIS_URL:
+        cache.clear()
+        return
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match="limits:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_engine_cache():
     from games.services import engine_cache
 

@@ -19,7 +19,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.errors import GameError
 
 # DRF's default codes are snake_case; the platform's codes are CamelCase (docs/protocols/lobby.md).
-_CODE_OVERRIDES = {"invalid": "InvalidRequest"}
+_CODE_OVERRIDES = {"invalid": "InvalidRequest", "throttled": "RateLimited"}
 
 
 def _camel(code: str) -> str:
@@ -40,7 +40,9 @@ def _first_message(detail: Any) -> str:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
-        return Response(exc.as_dict(), status=exc.status)
+        retry_after = getattr(exc, "retry_after", None)  # games.limits.RateLimited
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return Response(exc.as_dict(), status=exc.status, headers=headers)
     # Converted here (DRF would do it too) so the code below sees DRF's exception and its code.
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)

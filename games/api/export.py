@@ -33,6 +33,7 @@ from .base import GenericApiView, games_queryset, get_game
 from .filters import ExportFilter
 from .schema import GAME_ID, GAME_TYPE_FILTER, errors
 from .serializers import ExportLineSerializer, ExportQuerySerializer, GameSerializer
+from .throttles import AnonymousRate, ExportRate, UserRate
 
 NDJSON = "application/x-ndjson"
 BATCH_SIZE = 50
@@ -100,6 +101,7 @@ async def astream_lines(queryset: QuerySet[Game], user: Any, sizes: Iterator[int
 
 
 class ExportView(GenericApiView):
+    throttle_classes = [AnonymousRate, UserRate, ExportRate]  # a whole game costs more than a call
     filterset_class = ExportFilter
     pagination_class = None
     renderer_classes = [JSONRenderer]
@@ -128,6 +130,7 @@ class ExportView(GenericApiView):
 
 
 class GameExportView(GenericApiView):
+    throttle_classes = [AnonymousRate, UserRate, ExportRate]  # a whole game costs more than a call
     pagination_class = None
     renderer_classes = [JSONRenderer]
     content_negotiation_class = AlwaysNDJSON

@@ -22,7 +22,7 @@ from django.conf import settings
 
 from accounts.models import User
 from accounts.tokens import user_for_token
-from games import lobby, presence, services, sweeper
+from games import limits, lobby, presence, services, sweeper
 from games.errors import GameError
 from games.guard import GuardedConsumer
 from games.models import Status
@@ -63,6 +63,7 @@ class CribbageConsumer(GuardedConsumer):
         self.stage = INTRO
         self.nickname = ""
         self.malformed = 0
+        self.lines = limits.Bucket()
         self.wanted: int | None = self.scope.get("url_route", {}).get("kwargs", {}).get("game_id")
         self.groups_joined: list[str] = []
         self._reset_table()
@@ -171,6 +172,11 @@ class CribbageConsumer(GuardedConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.stage == CLOSED:
             return
+        wait = self.lines.take()
+        if wait:
+            refused = limits.RateLimited("too many lines", wait)
+            await self.send_line(codec.warning("RATELIMITED", refused.reason))
+            return
         try:
             line = frame_to_line(text_data if bytes_data is None else None)
             try:
@@ -203,7 +209,9 @@ class CribbageConsumer(GuardedConsumer):
         try:
             await handler(self, command)
         except GameError as error:
-            if error.code == "NotHost":
+            if error.code == "RateLimited":
+                await self.send_line(codec.warning("RATELIMITED", error.reason))
+            elif error.code == "NotHost":
                 await self.send_line(codec.warning("NOTCONTROL", NOT_CONTROL.get(command.code, error.reason)))
             else:
                 await self.send_line(codec.warning(codec.REFUSAL[command.code], error.reason))
@@ -239,7 +247,11 @@ class CribbageConsumer(GuardedConsumer):
             return
         self.user = user
         self.nickname = user.username
-        greetings = await self._call(presence.connect, user, self.channel_name, {}, None, False)
+        try:
+            greetings = await self._call(presence.connect, user, self.channel_name, {}, None, False)
+        except GameError as error:  # TooManyConnections
+            await self.part(codec.fatal("TOOMANY" if error.code == "TooManyConnections" else error.code))
+            return
         self.client_id = greetings["client"]
         await self._join_group(LOBBY_GROUP)
         await self._join_group(user_group(user.id))

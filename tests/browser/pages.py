@@ -17,6 +17,9 @@ def open_page(browser, errors: list[str]):
     page = context.new_page()
     # Uncaught script errors fail the test: a broken module leaves a page that only looks fine.
     page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    # So does anything the Content-Security-Policy blocked: a page that needs it is broken.
+    page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
+            if message.type == "error" and "Content Security Policy" in message.text else None)
     return page
 
 

@@ -1,0 +1,34 @@
+"""REST rate limits (docs/security.md): DRF's throttles, answered with 429 and ``Retry-After``.
+
+The rates are read from the settings on every request rather than once at import (DRF's own
+classes freeze ``DEFAULT_THROTTLE_RATES`` into a class attribute), so an operator's environment
+and a test's ``settings`` fixture both take effect."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+
+class AnonymousRate(AnonRateThrottle):
+    """Calls without a user, per client address."""
+
+    def get_rate(self) -> str:
+        return settings.API_RATE_ANONYMOUS
+
+
+class UserRate(UserRateThrottle):
+    """Calls of a logged-in user (session or token), per account."""
+
+    def get_rate(self) -> str:
+        return settings.API_RATE_USER
+
+
+class ExportRate(UserRateThrottle):
+    """Whole-game downloads (exports, paifu, review data), which cost far more than a call: per
+    account, or per address for anonymous readers."""
+
+    scope = "export"
+
+    def get_rate(self) -> str:
+        return settings.API_RATE_EXPORT

@@ -1,0 +1,130 @@
+"""Rate limits and the log-in lock-out, shared by every transport (docs/security.md).
+
+Counts live in Django's cache, so every server process of a scaled-out site shares them when the
+cache is Redis (``REDIS_URL``); the embedded default keeps them in the process. A limit is a fixed
+window: at most ``limit`` hits per ``window`` seconds per key. Each transport answers a refusal in
+its own terms from the ``RateLimited`` error: HTTP 429 with ``Retry-After``, an ``Error`` frame,
+a CRIBBAGEBBER warning.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+
+from games.errors import GameError
+
+
+class RateLimited(GameError):
+    """Too many requests of one kind; nothing was done. ``retry_after``: seconds to wait."""
+
+    status = 429
+
+    def __init__(self, reason: str, retry_after: float) -> None:
+        self.retry_after = max(1, math.ceil(retry_after))
+        super().__init__("RateLimited", f"{reason}; try again in {self.retry_after} s")
+
+
+def hit(kind: str, key: str | int, limit: int, window: float) -> float:
+    """Count one hit; 0 if it is within the limit, else the seconds until the window ends."""
+    now = time.time()
+    start = int(now // window * window)
+    name = f"limit:{kind}:{key}:{start}"
+    # add() is atomic (only the first caller creates the counter); incr() is atomic on Redis and
+    # under the local-memory cache's lock.
+    cache.add(name, 0, timeout=int(window) + 1)
+    try:
+        count = cache.incr(name)
+    except ValueError:  # expired between add and incr
+        cache.add(name, 1, timeout=int(window) + 1)
+        count = 1
+    return 0.0 if count <= limit else start + window - now
+
+
+def check(kind: str, key: str | int, limit: int, window: float, reason: str) -> None:
+    """``hit``, raising ``RateLimited`` past the limit."""
+    wait = hit(kind, key, limit, window)
+    if wait:
+        raise RateLimited(reason, wait)
+
+
+def chat(user_id: int) -> None:
+    """A chat message, over any transport."""
+    check("chat", user_id, settings.CHAT_MESSAGES_PER_MINUTE, 60, "too many chat messages")
+
+
+class Bucket:
+    """A connection's own allowance of frames (or lines): ``rate`` per second on average, up to
+    ``burst`` at once. In memory: it lives and dies with the connection."""
+
+    def __init__(self, rate: float | None = None, burst: int | None = None) -> None:
+        self.rate = float(settings.FRAMES_PER_SECOND if rate is None else rate)
+        self.burst = float(settings.FRAME_BURST if burst is None else burst)
+        self.tokens = self.burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> float:
+        """0 if a frame may be handled now, else the seconds until one may."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.rate
+
+
+def connections(open_now: int) -> None:
+    """A user opening one more connection while ``open_now`` are open."""
+    if open_now >= settings.MAX_CONNECTIONS_PER_USER:
+        raise GameError("TooManyConnections",
+                        f"at most {settings.MAX_CONNECTIONS_PER_USER} connections per user are open at once")
+
+
+# -- log-in lock-out --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lockout:
+    retry_after: int
+
+
+def _failures_key(username: str) -> str:
+    return f"login-failures:{username.casefold()}"
+
+
+def _lock_key(username: str) -> str:
+    return f"login-locked:{username.casefold()}"
+
+
+def login_locked(username: str) -> Lockout | None:
+    """Whether password log-in for ``username`` is locked now, and for how long."""
+    until = cache.get(_lock_key(username))
+    if until is None or until <= time.time():
+        return None
+    return Lockout(max(1, math.ceil(until - time.time())))
+
+
+def login_failed(username: str) -> None:
+    """A wrong password: the ``LOGIN_FAILURE_LIMIT``-th within the window locks the account's
+    password log-in for ``LOGIN_LOCKOUT_SECONDS`` (tokens and sessions still work)."""
+    window = settings.LOGIN_FAILURE_WINDOW_SECONDS
+    key = _failures_key(username)
+    cache.add(key, 0, timeout=int(window))
+    try:
+        failures = cache.incr(key)
+    except ValueError:
+        cache.add(key, 1, timeout=int(window))
+        failures = 1
+    if failures >= settings.LOGIN_FAILURE_LIMIT:
+        lockout = settings.LOGIN_LOCKOUT_SECONDS
+        cache.set(_lock_key(username), time.time() + lockout, timeout=int(lockout) + 1)
+        cache.delete(key)
+
+
+def login_succeeded(username: str) -> None:
+    cache.delete(_failures_key(username))
