@@ -42,14 +42,55 @@ export function createChat(root, { me, send }) {
   });
   updateCount();
 
+  // message id -> its line. Greetings and Snapshot bring the earlier messages again on every
+  // (re)connect, and a live Chat can cross a Snapshot that holds it too: each is drawn once.
+  const shown = new Map();
+
+  const idOf = (line) => Number(line.dataset.chatId);
+
+  // Lines stay in the server's order (message ids grow): an earlier message that arrives after a
+  // later one goes in before it. Returns false when the message was already shown or too old to keep.
+  const insert = (message) => {
+    const id = typeof message.id === "number" ? message.id : null;
+    if (id !== null && shown.has(id)) return false;
+    const line = chatLine(message, me);
+    if (id === null) {
+      list.appendChild(line);
+      return true;
+    }
+    let before = list.lastElementChild;
+    while (before && before.dataset.chatId && idOf(before) > id) before = before.previousElementSibling;
+    // Older than everything a full list keeps: it would only be trimmed away again.
+    if (!before && list.children.length >= KEEP_LINES) return false;
+    line.dataset.chatId = String(id);
+    shown.set(id, line);
+    list.insertBefore(line, before ? before.nextElementSibling : list.firstElementChild);
+    return true;
+  };
+
+  const draw = (messages) => {
+    // Stay pinned to the newest line only if the reader was already there.
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    let added = false;
+    for (const message of messages) added = insert(message) || added;
+    if (!added) return;
+    while (list.children.length > KEEP_LINES) {
+      const first = list.firstElementChild;
+      if (first.dataset.chatId) shown.delete(idOf(first));
+      first.remove();
+    }
+    if (empty) empty.hidden = list.children.length > 0;
+    if (atBottom) list.scrollTop = list.scrollHeight;
+  };
+
   return {
+    /** One live message (a Chat push). */
     add(message) {
-      if (empty) empty.hidden = true;
-      // Stay pinned to the newest line only if the reader was already there.
-      const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-      list.appendChild(chatLine(message, me));
-      while (list.children.length > KEEP_LINES) list.firstElementChild.remove();
-      if (atBottom) list.scrollTop = list.scrollHeight;
+      draw([message]);
+    },
+    /** The earlier messages a Greetings or Snapshot carries (oldest first); known ones are skipped. */
+    addEarlier(messages) {
+      draw(Array.isArray(messages) ? messages : []);
     },
     setEnabled(enabled) {
       input.disabled = !enabled;

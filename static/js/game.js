@@ -176,7 +176,12 @@ function handle(msg) {
       socket.send({ type: "EnterGame", game: gameId }, "Enter game");
       break;
     case "Snapshot":
-      if (mine) onSnapshot(msg);
+      if (mine) {
+        // The table's last messages, said before we came (or while we were away). Even a
+        // Snapshot too old for the game state still has chat worth showing.
+        chat.addEarlier(msg.chat);
+        onSnapshot(msg);
+      }
       break;
     case "GameMessages":
       if (mine) onGameMessages(msg);
@@ -384,7 +389,7 @@ if (els.leave) {
 const chatRoot = document.getElementById("game-chat");
 const chat = chatRoot
   ? createChat(chatRoot, { me: config.user, send: (text) => send({ type: "Chat", game: gameId, text }, "Chat") })
-  : { add() {}, setEnabled() {} };
+  : { add() {}, addEarlier() {}, setEnabled() {} };
 
 const socket = new LobbySocket({
   knownGames: () => (state.history.length ? [{ game: gameId, history_size: state.history.length }] : []),

@@ -156,6 +156,8 @@ function handle(msg) {
   switch (msg.type) {
     case "Greetings":
       onGreetings(msg);
+      // The lobby's last messages, said before we came (or while we were away).
+      chat.addEarlier(msg.chat);
       break;
     case "ClientConnected": {
       const user = knowUser(msg.user, msg.username);
