@@ -33,3 +33,8 @@ class LoginForm(LockoutMessage, AuthenticationForm):
 
 class AdminLoginForm(LockoutMessage, AdminAuthenticationForm):
     pass
+
+
+class NewTokenForm(forms.Form):
+    name = forms.CharField(max_length=64, required=False, strip=True, label="Name (optional)",
+                           help_text="To tell your tokens apart, e.g. the bot that will use it.")

@@ -1,7 +1,9 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 # The seeds' limit on names is in bytes, not characters: a name must fit in 64 bytes of UTF-8.
 USERNAME_MAX_BYTES = 64
@@ -31,3 +33,28 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+
+class ApiToken(models.Model):
+    """One API token of a user (accounts/tokens.py). The key itself is never stored: only its
+    SHA-256, and its first few characters so that the owner can tell the tokens apart."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=64, blank=True, help_text="The owner's label, e.g. which bot uses it.")
+    prefix = models.CharField(max_length=8, help_text="The key's first characters: enough to recognise it, "
+                                                      "useless to log in with.")
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created = models.DateTimeField(default=timezone.now)
+    last_used = models.DateTimeField(null=True, blank=True)
+    expires = models.DateTimeField(null=True, blank=True, help_text="Refused from then on; empty: never.")
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.prefix}…"
+
+    @property
+    def expired(self) -> bool:
+        return self.expires is not None and self.expires <= timezone.now()

@@ -1,11 +1,13 @@
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from .forms import SignUpForm
-from .tokens import rotate_token, token_for
+from . import tokens
+from .forms import NewTokenForm, SignUpForm
 
 
 @require_http_methods(["GET", "POST"])
@@ -21,8 +23,44 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form})
 
 
+@never_cache  # the one response that carries a new key must not be kept by any cache or history
 @login_required
 @require_http_methods(["GET", "POST"])
 def api_token(request: HttpRequest) -> HttpResponse:
-    key = rotate_token(request.user) if request.method == "POST" else token_for(request.user)
-    return render(request, "accounts/token.html", {"token": key})
+    """The user's API tokens: make one (its key is shown in this response only), list them, revoke one."""
+    form = NewTokenForm()
+    new_key = None
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "revoke":
+            return _revoke(request)
+        if action != "create":
+            return HttpResponse("Unknown action.", status=400, content_type="text/plain")
+        form = NewTokenForm(request.POST)
+        if form.is_valid():
+            if request.user.api_tokens.count() >= tokens.MAX_TOKENS_PER_USER:
+                form.add_error(None, f"You hold {tokens.MAX_TOKENS_PER_USER} tokens, the most one may: "
+                                     "revoke one you no longer use first.")
+            else:
+                _, new_key = tokens.create_token(request.user, form.cleaned_data["name"])
+                form = NewTokenForm()
+        if form.errors:
+            status = 400
+    return render(request, "accounts/token.html", {
+        "form": form,
+        "new_key": new_key,
+        "tokens": request.user.api_tokens.all(),
+    }, status=status)
+
+
+def _revoke(request: HttpRequest) -> HttpResponse:
+    token_id = request.POST.get("token", "")
+    valid = token_id.isascii() and token_id.isdigit() and len(token_id) < 19  # a BigAutoField id
+    token = tokens.revoke(request.user, int(token_id)) if valid else None
+    if token is None:
+        messages.error(request, "No such token: it may have been revoked already.")
+    else:
+        messages.success(request, f"Token {token.prefix}… revoked: it is refused from now on, and every "
+                                  "connection that logged in with it is closed.")
+    return redirect("api-token")

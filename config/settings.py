@@ -50,6 +50,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
+    # Only for its migrations: accounts 0003 hashes the plain keys of its table into accounts.ApiToken
+    # and empties it. Nothing authenticates with it (accounts/authentication.py does).
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc served from here, never from a CDN
@@ -139,12 +141,17 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# API tokens (accounts/tokens.py): a token made now is refused this many days later; 0: never.
+API_TOKEN_TTL_DAYS = env_number("API_TOKEN_TTL_DAYS", 365)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON only, read as the WebSocket reads a frame; no form parsers, whose fields are all strings.
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -203,9 +210,11 @@ LOGIN_FAILURE_WINDOW_SECONDS = env_number("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 6
 LOGIN_LOCKOUT_SECONDS = env_number("LOGIN_LOCKOUT_SECONDS", 15 * 60)
 # Chat, per user over every transport.
 CHAT_MESSAGES_PER_MINUTE = int(env_number("CHAT_MESSAGES_PER_MINUTE", 30))
-# Frames (WebSocket) and lines (CRIBBAGEBBER) per connection: a steady rate with a burst.
-FRAMES_PER_SECOND = env_number("FRAMES_PER_SECOND", 20)
-FRAME_BURST = int(env_number("FRAME_BURST", 60))
+# Frames (WebSocket) and lines (CRIBBAGEBBER) per connection: a steady rate with a burst. Well
+# above what a bot answering the server at full speed sends (a whole game of cribbage between
+# bots here runs under it), far below what a flood sends.
+FRAMES_PER_SECOND = env_number("FRAMES_PER_SECOND", 100)
+FRAME_BURST = int(env_number("FRAME_BURST", 200))
 # Open connections (WebSocket and TCP, all protocols) per user.
 MAX_CONNECTIONS_PER_USER = int(env_number("MAX_CONNECTIONS_PER_USER", 20))
 # REST calls per client (games/api/throttles.py; anonymous by address, users by account).

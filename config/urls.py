@@ -8,6 +8,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 # Redoc's search runs in a worker it makes from a blob.
 docs_page = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]})
 
+# A 500 under /api/ is JSON in the API's error shape (games/api/errors.py); elsewhere Django's page.
+handler500 = "games.api.errors.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),

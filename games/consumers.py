@@ -16,21 +16,18 @@ from django.contrib.auth import authenticate
 from django.db import close_old_connections
 
 from accounts.models import USERNAME_MAX_BYTES, User
-from accounts.tokens import user_for_token
+from accounts.tokens import check_token
 
 from . import limits, lobby, presence, services, sweeper, validation
 from .errors import GameError
 from .guard import GuardedConsumer
 from .push import LOBBY_GROUP, user_group
-from .validation import is_encodable
 
 log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 64 * 1024
-# No message of the protocol nests deeper than a few levels; a deeper frame is refused before any
-# handler walks it (JSON nested ~1,000 deep would otherwise exhaust Python's recursion limit).
-MAX_NESTING = 32
+MAX_NESTING = validation.MAX_NESTING
 # A seat number: a game has a handful of positions.
 MAX_SEAT = 2**15 - 1
 # A client's request id, echoed in the reply.
@@ -58,40 +55,18 @@ def _int(message: dict[str, Any], key: str, *, optional: bool = False, minimum: 
     return validation.integer(value, key, minimum=minimum, maximum=maximum)
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
-    """True if ``value`` nests lists and objects more than ``limit`` deep (walked without recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth > limit:
-                return True
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return False
-
-
 def parse_frame(text_data: str | None) -> dict[str, Any]:
-    """A text frame as a protocol message, or ``InvalidMessageFormat``. Only standard JSON: NaN and
-    Infinity (which Python's json reads and writes, but no other JSON reader accepts) are refused, so
-    nothing a client sent can be echoed back as invalid JSON."""
+    """A text frame as a protocol message, or ``InvalidMessageFormat``. Only standard JSON
+    (``validation.loads``): NaN and Infinity, which Python's json reads and writes but no other JSON
+    reader accepts, are refused, so nothing a client sent can be echoed back as invalid JSON."""
     if text_data is None or len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
         raise GameError("InvalidMessageFormat", "send JSON text frames of at most 64 KiB")
     try:
-        message = json.loads(text_data, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):
-        raise GameError("InvalidMessageFormat", "the frame is not standard JSON") from None
+        message = validation.loads(text_data)
+    except ValueError as error:
+        raise GameError("InvalidMessageFormat", f"the frame is not standard JSON: {error}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise GameError("InvalidMessageFormat", "a message is a JSON object with a string 'type'")
-    if _too_deep(message):
-        raise GameError("InvalidMessageFormat", f"a message nests at most {MAX_NESTING} levels deep")
-    # Frames arrive as valid UTF-8; only a \u escape can smuggle in a lone surrogate.
-    if "\\u" in text_data and not is_encodable(json.dumps(message, ensure_ascii=False)):
-        raise GameError("InvalidMessageFormat", "the frame carries invalid Unicode (a lone surrogate)")
     return message
 
 
@@ -145,6 +120,13 @@ class LobbyConsumer(GuardedConsumer):
             return
         await self.send_json({"type": "Error", "code": "InternalError",
                               "reason": "the server could not handle this message; nothing was changed"})
+
+    async def token_gone(self) -> None:
+        # Fatal as a failed Login is: the client must log in again with valid credentials.
+        await self.send_json({"type": "FatalError", "code": "TokenRevoked",
+                              "reason": "the API token this connection logged in with was revoked"})
+        await self.close(code=4000)
+        await self.cleanup()  # no frame still queued is handled with the revoked token's authority
 
     async def send_json(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
@@ -207,10 +189,11 @@ class LobbyConsumer(GuardedConsumer):
         if message.get("password") is not None and message.get("token") is None:
             # A password hash takes a CPU-heavy moment: not on the thread every consumer's
             # database calls share, where it would stall every other client.
-            user = await sync_to_async(self._authenticate, thread_sensitive=False)(message)
+            user, token_id = await sync_to_async(self._authenticate, thread_sensitive=False)(message)
         else:
-            user = await database_sync_to_async(self._authenticate)(message)
+            user, token_id = await database_sync_to_async(self._authenticate)(message)
         self.user = user
+        self.token_id = token_id
         greetings = await database_sync_to_async(presence.connect)(
             user, self.channel_name, known, rejoin, with_history
         )
@@ -219,6 +202,8 @@ class LobbyConsumer(GuardedConsumer):
             self.known_users.add(entry["user"])
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.channel_layer.group_add(user_group(user.id), self.channel_name)
+        if not await self.token_still_live():
+            return
         await self.send_json(greetings)
         await self.channel_layer.group_send(LOBBY_GROUP, {
             "type": "push.message", "skip_users": [], "skip_client": self.client_id,
@@ -228,17 +213,20 @@ class LobbyConsumer(GuardedConsumer):
         if greetings.get("entered_game") is not None:
             await self._entered(greetings["entered_game"])
 
-    def _authenticate(self, message: dict[str, Any]) -> User:
+    def _authenticate(self, message: dict[str, Any]) -> tuple[User, int | None]:
+        """The user, and the id of the API token they logged in with (None without one)."""
         username = message.get("username")
         password = message.get("password")
         token = message.get("token")
         if username is not None:
             if not isinstance(username, str) or not username or len(username.encode("utf-8")) > USERNAME_MAX_BYTES:
                 raise FatalError("InvalidUsername", f"a username is 1 to {USERNAME_MAX_BYTES} bytes")
+        token_id = None
         if token is not None:
-            user = user_for_token(token) if isinstance(token, str) else None
-            if user is None:
-                raise FatalError("InvalidToken", "unknown API token")
+            api_token = check_token(token)
+            if api_token is None:
+                raise FatalError("InvalidToken", "unknown, expired or revoked API token")
+            user, token_id = api_token.user, api_token.id
         elif password is not None:
             if not isinstance(password, str) or username is None:
                 raise FatalError("MissingUsername", "a password needs a username")
@@ -257,7 +245,7 @@ class LobbyConsumer(GuardedConsumer):
                 raise FatalError("MissingPassword", "log in with a password, a token or a session")
         if username is not None and username != user.username:
             raise FatalError("InvalidUsername", "the username does not match the credentials")
-        return user
+        return user, token_id
 
     # -- Requests ------------------------------------------------------------------------------
 
@@ -308,8 +296,10 @@ class LobbyConsumer(GuardedConsumer):
 
     async def change_arrangement(self, message: dict[str, Any]) -> None:
         order = message.get("order")
-        if order is not None and (not isinstance(order, list) or not all(isinstance(u, int) for u in order)):
-            raise GameError("InvalidMessage", "'order' must be a list of user ids")
+        if order is not None:
+            if not isinstance(order, list):
+                raise GameError("InvalidMessage", "'order' must be a list of user ids")
+            order = [validation.integer(user, "order", minimum=1) for user in order]
         await self._call(lobby.change_arrangement, self.user, _game(message),
                          _int(message, "arrangement", minimum=-validation.MAX_INT), order)
 

@@ -5,6 +5,10 @@ socket with 1011 and ``disconnect()`` never runs, so the connection's presence r
 memberships stay behind (the user shows as online for good). ``GuardedConsumer`` catches whatever
 escapes any handler (a frame, a push from the channel layer, the disconnect itself), logs it, lets
 the protocol answer in its own terms, and always runs the clean-up when the link goes.
+
+It also ends a link whose API token is revoked (accounts/tokens.py): a link records the token it
+logged in with (``token_id``), and the revocation reaches every link of the user through their
+group as ``token.revoked``.
 """
 
 from __future__ import annotations
@@ -12,17 +16,22 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+
+from accounts import tokens
 
 log = logging.getLogger(__name__)
 
 
 class GuardedConsumer(AsyncWebsocketConsumer):
-    """Subclasses implement ``internal_error`` (what the client is told) and ``cleanup`` (presence and
-    groups; must be safe to call twice)."""
+    """Subclasses implement ``internal_error`` (what the client is told), ``cleanup`` (presence and
+    groups; must be safe to call twice) and ``token_gone`` (tell the client, close)."""
 
     closed = False
+    # The id of the API token this link logged in with; None for a password or a session.
+    token_id: int | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         try:
@@ -70,6 +79,28 @@ class GuardedConsumer(AsyncWebsocketConsumer):
             await super().close(code=code, reason=reason)
         except Exception:  # noqa: BLE001 - already closed by the other side
             log.debug("close after the link closed", exc_info=True)
+
+    # -- revoked tokens -----------------------------------------------------------------------------
+
+    async def token_revoked(self, event: dict[str, Any]) -> None:
+        """``token.revoked`` from accounts/tokens.py, sent to the user's group once a revocation
+        commits: the link that logged in with one of those tokens ends."""
+        if self.token_id is not None and self.token_id in event.get("tokens", ()):
+            self.token_id = None
+            await self.token_gone()
+
+    async def token_still_live(self) -> bool:
+        """Call once the link has joined its user's group: a revocation announced between the
+        token's check and the join went unheard, so look again. False if the link was ended."""
+        if self.token_id is None or await database_sync_to_async(tokens.is_live)(self.token_id):
+            return True
+        self.token_id = None
+        await self.token_gone()
+        return False
+
+    async def token_gone(self) -> None:
+        """Tell the client, in the protocol's terms, that its token was revoked; end the link."""
+        raise NotImplementedError
 
     async def internal_error(self, message: dict[str, Any]) -> None:
         raise NotImplementedError

@@ -9,6 +9,8 @@ modes exist, how long a chat line may be) stay with the lobby and the game servi
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 from .errors import GameError
@@ -18,6 +20,9 @@ from .errors import GameError
 MAX_INT = 2**53 - 1
 # A PositiveIntegerField (seq, v, history_size, clock seconds) holds at most this on PostgreSQL.
 MAX_DB_INT = 2**31 - 1
+# No message of any protocol nests deeper than a few levels; deeper JSON is refused before anything
+# walks it (nested ~1,000 deep it would otherwise exhaust Python's recursion limit).
+MAX_NESTING = 32
 
 
 class FieldError(GameError):
@@ -75,4 +80,57 @@ def text(value: Any, field: str, *, max_length: int, allow_blank: bool = False) 
         raise FieldError(field, f"must be at most {max_length} characters")
     if "\x00" in value or not is_encodable(value):
         raise FieldError(field, "must be valid Unicode text without NUL")
+    return value
+
+
+# -- a whole JSON document (a WebSocket frame, a REST body) -------------------------------------
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not standard JSON")
+
+
+def _finite_float(literal: str) -> float:
+    # 1e999 is no constant, so parse_constant never sees it: Python reads it as infinity, which it
+    # would then write back as the invalid JSON "Infinity".
+    value = float(literal)
+    if not math.isfinite(value):
+        raise ValueError(f"{literal} is beyond the range of a JSON number")
+    return value
+
+
+def _flaw(value: Any) -> str | None:
+    """What makes a parsed document unfit to keep, walked without recursion: nesting deeper than
+    ``MAX_NESTING``, or a string (or key) that no database column can store: a NUL, which
+    PostgreSQL refuses in text and JSON, or a lone surrogate, which is not Unicode. Only a ``\\u``
+    escape can put either into valid UTF-8 JSON."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item or not is_encodable(item):
+                return "a string carries NUL or invalid Unicode (a lone surrogate)"
+        elif isinstance(item, dict | list):
+            if depth > MAX_NESTING:
+                return f"JSON nests at most {MAX_NESTING} levels deep"
+            if isinstance(item, dict):
+                stack.extend((key, depth) for key in item)
+                stack.extend((child, depth + 1) for child in item.values())
+            else:
+                stack.extend((child, depth + 1) for child in item)
+    return None
+
+
+def loads(document: str) -> Any:
+    """``document`` as standard JSON, or a ``ValueError`` saying why not: only what every JSON reader
+    accepts (no NaN, no Infinity, no number beyond a double), nested at most ``MAX_NESTING`` deep,
+    with no NUL or lone surrogate in any string. So nothing a client sent can be stored and then
+    fail, or be echoed back as invalid JSON."""
+    try:
+        value = json.loads(document, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except RecursionError:  # far deeper than allowed: the parser gave up before the walk below
+        raise ValueError(f"JSON nests at most {MAX_NESTING} levels deep") from None
+    flaw = _flaw(value)
+    if flaw is not None:
+        raise ValueError(flaw)
     return value

@@ -159,3 +159,14 @@ async def clients():
 def db_call():
     """Run ORM code from an async test."""
     return lambda fn, *args, **kwargs: database_sync_to_async(fn)(*args, **kwargs)
+
+
+@pytest.fixture
+async def tcp_server():
+    """A CRIBBAGEBBER TCP listener on a free port, on the test's own loop (the full ASGI app)."""
+    from games.cribbage.tcp import LineServer
+
+    server = LineServer(host="127.0.0.1", port=0)
+    await server.start()
+    yield server
+    await server.close()

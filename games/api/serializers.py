@@ -1,6 +1,7 @@
 """Request and response shapes of the REST API.
 
-Request serializers check only types and storage ranges; every game rule (valid modes,
+Request serializers check only types and ranges, with the WebSocket's rules (games/validation.py,
+through the strict fields of fields.py, with the consumer's bounds); every game rule (valid modes,
 arrangements, seat counts, chat length) is the lobby's or the game service's to decide, so the
 HTTP and WebSocket paths refuse the same things with the same codes.
 """
@@ -12,22 +13,12 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import validation
+from games.consumers import MAX_SEAT
 from games.lobby import setup_state
 from games.models import ChatMessage, Game, Seat
 
-# Upper bound of a PositiveIntegerField on every supported database.
-MAX_DB_INT = 2**31 - 1
-# Largest id a BigAutoField can hold; larger values fail in the database driver (a 500), not as "not found".
-MAX_ID = 2**63 - 1
-
-
-def _no_lone_surrogates(value: str) -> None:
-    # JSON may carry "\ud800" escapes; such strings cannot be stored (SQLite and PostgreSQL
-    # both fail with a server error), so they are refused as input.
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise serializers.ValidationError("text must be valid Unicode (no lone surrogates)") from None
+from .fields import StrictCharField, StrictIntegerField
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -124,13 +115,12 @@ class GameSerializer(serializers.ModelSerializer):
 
 
 class CreateGameSerializer(serializers.Serializer):
-    game_type = serializers.CharField(max_length=32, help_text="A key from /api/game-types/",
-                                      validators=[_no_lone_surrogates])
-    mode = serializers.IntegerField(help_text="A mode id of that game type")
-    time_start = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_DB_INT,
-                                          help_text="Seconds per player; omit or null for an untimed game")
-    time_increment = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_DB_INT,
-                                              help_text="Seconds added after each action")
+    game_type = StrictCharField(max_length=32, help_text="A key from /api/game-types/")
+    mode = StrictIntegerField(min_value=-validation.MAX_INT, help_text="A mode id of that game type")
+    time_start = StrictIntegerField(required=False, allow_null=True, min_value=1, max_value=validation.MAX_DB_INT,
+                                    help_text="Seconds per player; omit or null for an untimed game")
+    time_increment = StrictIntegerField(required=False, default=0, max_value=validation.MAX_DB_INT,
+                                        help_text="Seconds added after each action")
     rules = serializers.DictField(required=False, default=dict,
                                   help_text="The game's rule options, e.g. cribbage's {\"counting\": \"manual\", "
                                             "\"variants\": \"D\"} or a riichi Majiang.rule() override")
@@ -140,23 +130,23 @@ class CreateGameSerializer(serializers.Serializer):
 
 
 class AcceptSerializer(serializers.Serializer):
-    version = serializers.IntegerField(required=False, allow_null=True,
-                                       help_text="The setup version being accepted; refused if the setup changed")
+    version = StrictIntegerField(required=False, allow_null=True, max_value=validation.MAX_DB_INT,
+                                 help_text="The setup version being accepted; refused if the setup changed")
 
 
 class ModeChangeSerializer(serializers.Serializer):
-    mode = serializers.IntegerField()
+    mode = StrictIntegerField(min_value=-validation.MAX_INT)
 
 
 class ArrangementSerializer(serializers.Serializer):
-    arrangement = serializers.IntegerField(help_text="1 random order, 2 exact order, 3 specify teams")
-    order = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_ID), required=False,
-                                  allow_null=True,
+    arrangement = StrictIntegerField(min_value=-validation.MAX_INT,
+                                     help_text="1 random order, 2 exact order, 3 specify teams")
+    order = serializers.ListField(child=StrictIntegerField(min_value=1), required=False, allow_null=True,
                                   help_text="User ids in seating order; must list every user at the table once")
 
 
 class KickSerializer(serializers.Serializer):
-    user = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="Id of the user to remove from the table")
+    user = StrictIntegerField(min_value=1, help_text="Id of the user to remove from the table")
 
 
 # --- play -------------------------------------------------------------------------------------
@@ -207,29 +197,13 @@ class ReplaySerializer(serializers.Serializer):
 
 
 class MoveSerializer(serializers.Serializer):
-    action = serializers.CharField(max_length=40, validators=[_no_lone_surrogates],
-                                   help_text="Action type, as listed in the snapshot's legal actions")
+    action = StrictCharField(max_length=40, help_text="Action type, as listed in the snapshot's legal actions")
     params = serializers.ListField(child=serializers.JSONField(), required=False, default=list)
-    v = serializers.IntegerField(required=False, allow_null=True, min_value=0,
-                                 help_text="The game seq the client had seen (duplicate protection)")
-    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0,
-                                    help_text="The seat the client believes it plays; refused if it is not")
-
-    def validate_params(self, value: list[Any]) -> list[Any]:
-        # Params end up in a JSON column; a lone surrogate anywhere inside would fail to store.
-        def check(item: Any) -> None:
-            if isinstance(item, str):
-                _no_lone_surrogates(item)
-            elif isinstance(item, list):
-                for x in item:
-                    check(x)
-            elif isinstance(item, dict):
-                for k, x in item.items():
-                    check(k)
-                    check(x)
-
-        check(value)
-        return value
+    # v is a position in the log (validation.seq), seat a seat number (games.consumers.MAX_SEAT).
+    v = StrictIntegerField(required=False, allow_null=True, max_value=validation.MAX_DB_INT,
+                           help_text="The game seq the client had seen (duplicate protection)")
+    seat = StrictIntegerField(required=False, allow_null=True, max_value=MAX_SEAT,
+                              help_text="The seat the client believes it plays; refused if it is not")
 
 
 class MoveResultSerializer(serializers.Serializer):
@@ -248,7 +222,7 @@ class ChatMessageSerializer(serializers.ModelSerializer):
 
 class ChatPostSerializer(serializers.Serializer):
     # No max_length or blank check here: the chat service owns those rules (ChatTooLong, InvalidChat).
-    text = serializers.CharField(allow_blank=True, trim_whitespace=False, validators=[_no_lone_surrogates])
+    text = StrictCharField(allow_blank=True)
 
 
 class ChatPostedSerializer(serializers.Serializer):
@@ -282,4 +256,3 @@ class ExportLineSerializer(GameSerializer):
 class MeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
-    token = serializers.CharField(help_text='API token; send it as "Authorization: Token <token>"')

@@ -9,7 +9,6 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.tokens import token_for
 from games import lobby
 from games.models import Game
 from games.registry import GAME_TYPES
@@ -68,7 +67,8 @@ class MeView(ApiView):
 
     @extend_schema(operation_id="me_retrieve", tags=["account"], responses={200: MeSerializer, **errors(401, 403)})
     def get(self, request: Request) -> Response:
-        """The logged-in user and their API token (created on first use)."""
+        """The logged-in user. API tokens are made and revoked on the account page /accounts/token/,
+        which shows each key once; no stored key can be read back."""
         user = request.user
-        return Response({"id": user.id, "username": user.username, "token": token_for(user)})
+        return Response({"id": user.id, "username": user.username})
 

@@ -17,15 +17,15 @@ from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
-from channels.security.websocket import AllowedHostsOriginValidator
 from django.conf import settings
 
 from accounts.models import User
-from accounts.tokens import user_for_token
+from accounts.tokens import check_token
 from games import limits, lobby, presence, services, sweeper
 from games.errors import GameError
 from games.guard import GuardedConsumer
 from games.models import Status
+from games.origin import SameOriginValidator
 from games.push import LOBBY_GROUP, user_group
 from games.registry import get_game_type
 
@@ -69,7 +69,7 @@ class CribbageConsumer(GuardedConsumer):
         self._reset_table()
         sweeper.ensure_running()
         await self.accept()
-        self.user = await database_sync_to_async(self._authenticate)()
+        self.user, self.token_id = await database_sync_to_async(self._authenticate)()
         try:
             await database_sync_to_async(gateway.check_link)(self.wanted, self.user)
         except gateway.Refused as refused:
@@ -97,15 +97,17 @@ class CribbageConsumer(GuardedConsumer):
         self.absent: set[int] = set()
         self.status = Status.SETUP
 
-    def _authenticate(self) -> User | None:
+    def _authenticate(self) -> tuple[User | None, int | None]:
         """An API token in the query string; else the session of a browser whose Origin is one of
-        ours (``application`` lets cookies through only then); else IM must carry a token."""
+        ours (``application`` lets cookies through only then); else IM must carry a token. With the
+        user, the id of the token they logged in with (None without one)."""
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         token = (query.get("token") or [""])[0]
         if token:
-            return user_for_token(token)
+            api_token = check_token(token)
+            return (None, None) if api_token is None else (api_token.user, api_token.id)
         user = self.scope.get("user")
-        return user if user is not None and user.is_authenticated else None
+        return (user, None) if user is not None and user.is_authenticated else (None, None)
 
     async def send_line(self, line: str) -> None:
         if self.stage != CLOSED:
@@ -131,6 +133,9 @@ class CribbageConsumer(GuardedConsumer):
             timer.cancel()
         await self._leave()
         self.stage = CLOSED
+
+    async def token_gone(self) -> None:
+        await self.part(codec.fatal("REVOKED"))
 
     async def internal_error(self, message: dict[str, Any]) -> None:
         if message.get("type") == "websocket.receive":
@@ -235,17 +240,18 @@ class CribbageConsumer(GuardedConsumer):
     # -- introductory phase -------------------------------------------------------------------------
 
     async def introduce(self, command: codec.Command) -> None:
-        user = self.user
+        user, token_id = self.user, self.token_id
         if user is None:
-            user = await self._call(user_for_token, command.token) if command.token else None
-            if user is None:
+            api_token = await self._call(check_token, command.token) if command.token else None
+            if api_token is None:
                 await self.part(codec.fatal("LOGIN"))
                 return
+            user, token_id = api_token.user, api_token.id
         if command.nickname != user.username:
             # The nickname is the account's name: one name per player on every table and protocol.
             await self.send_line(codec.warning("BADNICK", f"you are logged in as {user.username}"))
             return
-        self.user = user
+        self.user, self.token_id = user, token_id
         self.nickname = user.username
         try:
             greetings = await self._call(presence.connect, user, self.channel_name, {}, None, False)
@@ -255,6 +261,8 @@ class CribbageConsumer(GuardedConsumer):
         self.client_id = greetings["client"]
         await self._join_group(LOBBY_GROUP)
         await self._join_group(user_group(user.id))
+        if not await self.token_still_live():
+            return
         await self.channel_layer.group_send(LOBBY_GROUP, {
             "type": "push.message", "skip_users": [], "skip_client": self.client_id,
             "message": {"type": "ClientConnected", "client": self.client_id, "user": user.id,
@@ -545,11 +553,11 @@ class CribbageConsumer(GuardedConsumer):
 
 
 def application() -> Callable[..., Awaitable[None]]:
-    """The ASGI app for the gateway's routes. A browser (it always sends Origin) must come from an
-    allowed host, and then its session logs it in; a program sends no Origin and no cookie is
+    """The ASGI app for the gateway's routes. A browser (it always sends Origin) must come from a
+    page of this site (games/origin.py), and then its session logs it in; a program sends no Origin and no cookie is
     trusted: it authenticates with an API token. So no foreign page can ride on a session."""
     consumer = CribbageConsumer.as_asgi()
-    browser = AllowedHostsOriginValidator(AuthMiddlewareStack(consumer))
+    browser = SameOriginValidator(AuthMiddlewareStack(consumer))
 
     async def app(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
         if any(name == b"origin" for name, _ in scope.get("headers", [])):

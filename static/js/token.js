@@ -1,4 +1,4 @@
-// The token page: copy the key, and make rotating (which breaks running bots) a deliberate act.
+// The token page: copy the new key, and make revoking (which cuts off running bots) a deliberate act.
 
 for (const button of document.querySelectorAll("[data-copy-target]")) {
   button.addEventListener("click", async () => {
@@ -15,10 +15,11 @@ for (const button of document.querySelectorAll("[data-copy-target]")) {
   });
 }
 
-const rotate = document.querySelector(".token-rotate");
-if (rotate) {
-  rotate.addEventListener("submit", (event) => {
-    if (!window.confirm("Make a new token? Bots using the current one will stop working.")) {
+// Revoking breaks every bot that uses the token, at once: ask first.
+for (const form of document.querySelectorAll(".token-list form")) {
+  form.addEventListener("submit", (event) => {
+    const prefix = form.closest("[data-prefix]")?.dataset.prefix ?? "";
+    if (!window.confirm(`Revoke token ${prefix}…? Bots using it are disconnected and refused from now on.`)) {
       event.preventDefault();
     }
   });

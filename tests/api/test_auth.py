@@ -90,15 +90,15 @@ def test_token_writes_need_no_csrf(alice):
 
 def test_me(alice, client_for):
     body = client_for(alice).get("/api/me/").json()
-    assert body == {"id": alice.id, "username": "alice", "token": token_for(alice)}
+    assert body == {"id": alice.id, "username": "alice"}
 
 
-def test_me_creates_the_token_on_first_use(session, alice):
-    from rest_framework.authtoken.models import Token
+def test_me_neither_shows_nor_makes_a_token(session, alice):
+    # A key is shown once, on the token page when it is made; none can be read back.
+    from accounts.models import ApiToken
 
-    assert not Token.objects.filter(user=alice).exists()
-    key = session.get("/api/me/").json()["token"]
-    assert Token.objects.get(user=alice).key == key
+    assert session.get("/api/me/").json() == {"id": alice.id, "username": "alice"}
+    assert not ApiToken.objects.filter(user=alice).exists()
 
 
 def test_me_anonymous_is_401(api):

@@ -32,17 +32,31 @@ def test_anonymous_lobby_signup_token_logout_login(live_server_url, browser, art
 
     sign_up(page, live_server_url, "dora")
 
-    # The token page shows a key and rotates it on request.
+    # The token page makes a key and shows it once; the list shows its prefix; Revoke removes it.
     page.get_by_role("link", name="My token").click()
-    token = page.get_by_test_id("api-token")
-    first = token.input_value()
-    assert len(first) == 40
+    expect(page.get_by_test_id("no-tokens")).to_be_visible()
+    page.get_by_label("Name (optional)").fill("my bot")
+    page.get_by_test_id("create-token").click()
+    key = page.get_by_test_id("api-token").input_value()
+    assert len(key) == 64
+    expect(page.get_by_test_id("token-row")).to_have_count(1)
     expect(page.locator("main")).to_contain_text("Authorization: Token")
     expect(page.locator("main")).to_contain_text("/ws/bot/")
     snap(page, artifacts / "token.png")
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_test_id("rotate-token").click()
-    expect(token).not_to_have_value(first)
+    page.get_by_role("link", name="My token").click()
+    expect(page.get_by_test_id("token-row")).to_contain_text(f"{key[:8]}…")
+    expect(page.get_by_test_id("api-token")).to_have_count(0)
+    assert key not in page.content()
+    # Revoking asks first: dismissed, nothing happens; accepted, the token goes.
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_test_id("revoke-token").click()
+    expect(page.get_by_test_id("token-row")).to_have_count(1)
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.get_by_test_id("revoke-token").click()
+    expect(page.get_by_test_id("no-tokens")).to_be_visible()
+    assert len(asked) == 2 and key[:8] in asked[0]
+    expect(page.locator(".flash")).to_contain_text("revoked")
 
     # Log out (a POST with the CSRF token) and back in.
     page.get_by_role("button", name="Log out").click()

@@ -8,6 +8,7 @@ process: one TCP client, one WebSocket client and an HTTP GET, all on that one p
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -18,12 +19,12 @@ from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from accounts.tokens import token_for
 from games.cribbage.protocols.cribbagebber import BRUTE
 from games.cribbage.protocols.framing import MAX_LINE_BYTES
-from games.cribbage.tcp import LineServer
 from games.models import Seat
 
 from .conftest import Driver, Truth, check_lines, codes, open_table
@@ -91,14 +92,6 @@ class TcpLink(LineClient):
 
     def __repr__(self) -> str:
         return f"<TcpLink {self.name}>"
-
-
-@pytest.fixture
-async def tcp_server():
-    server = LineServer(host="127.0.0.1", port=0)
-    await server.start()
-    yield server
-    await server.close()
 
 
 @pytest.fixture
@@ -259,6 +252,16 @@ def test_manage_py_serve_answers_http_websocket_and_tcp(tmp_path):
             assert lines.readline() == b""  # the server closed the link
         with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/", timeout=10) as response:
             assert response.status == 200
+        # Frames over 64 KiB get the protocol's error; over 1 MiB, Daphne closes the socket with
+        # 1009 (Message Too Big) before reading them whole (docs/protocols/lobby.md).
+        with ws_connect(f"ws://127.0.0.1:{http_port}/ws/bot/", open_timeout=10) as ws:
+            ws.send("x" * (512 * 1024))
+            assert json.loads(ws.recv(timeout=10))["code"] == "InvalidMessageFormat"
+        with ws_connect(f"ws://127.0.0.1:{http_port}/ws/bot/", open_timeout=10) as ws:
+            ws.send("x" * (2 * 1024 * 1024))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     finally:
         process.terminate()
         try:

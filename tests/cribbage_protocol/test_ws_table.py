@@ -162,7 +162,7 @@ async def test_who_may_connect(links, make_user):
     http = HttpClient()
     await database_sync_to_async(http.force_login)(ann)
     cookie = (b"cookie", f"sessionid={http.cookies['sessionid'].value}".encode())
-    browser = LineClient(headers=[cookie, (b"origin", b"http://testserver")], name="ann")
+    browser = LineClient(headers=[cookie, (b"host", b"testserver"), (b"origin", b"http://testserver")], name="ann")
     await browser.connect()
     assert await browser.line() == "P:0.1/DNM"
     await browser.send("IM:ann")
@@ -174,7 +174,7 @@ async def test_who_may_connect(links, make_user):
     await program.send("IM:ann")
     assert await program.line() == "E:LOGIN"
     await program.close()
-    foreign = LineClient(headers=[cookie, (b"origin", b"http://evil.example")], name="ann")
+    foreign = LineClient(headers=[cookie, (b"host", b"testserver"), (b"origin", b"http://evil.example")], name="ann")
     connected, _ = await foreign.comm.connect()
     assert not connected
     for link in table:

@@ -105,7 +105,7 @@ def _cases(game_id: int, users: list) -> list[tuple[int, object, str]]:
         (0, {"type": "ChangeMode", "game": game_id, "mode": 42}, "InvalidMode"),
         (0, {"type": "CreateGame", "game_type": "chess", "mode": 2}, "UnknownGameType"),
         (0, {"type": "Chat", "game": game_id, "text": "x" * 501}, "ChatTooLong"),
-        (0, {"type": "Chat", "game": None, "text": "a\x00b"}, "InvalidChat"),
+        (0, {"type": "Chat", "game": None, "text": "a\x00b"}, "InvalidMessageFormat"),  # no NUL in any string
         (0, {"type": "Chat", "game": 987654, "text": "hello"}, "UnknownGame"),
         (2, {"type": "AcceptSetup", "game": game_id}, "NotInGame"),
         (2, {"type": "LeaveGame", "game": game_id}, "NotInGame"),

@@ -46,6 +46,11 @@ async def closed_with(client) -> int | None:
     '{"type": "Chat", "text": "x", "ref": NaN}',
     '{"type": "Chat", "text": "x", "ref": Infinity}',
     '{"type": "Chat", "text": -Infinity}',
+    '{"type": "Chat", "text": "x", "ref": 1e999}',  # no constant, but Python reads it as infinity
+    '{"type": "Chat", "text": "x", "ref": -1e400}',
+    '{"type": "CreateGame", "mode": 2, "rules": {"k": "a\\u0000b"}}',  # PostgreSQL stores no NUL
+    '{"type": "CreateGame", "mode": 2, "rules": {"a\\u0000": 1}}',
+    '{"type": "Chat", "text": "x\\ud800"}',
 ])
 async def test_frames_it_cannot_read_are_refused_as_format_errors(clients, db_call, make_user, frame):
     user = await db_call(make_user)
@@ -69,6 +74,16 @@ async def test_out_of_range_fields_are_refused_not_crashed_on(clients, db_call, 
     await client.send(message)
     reply = await client.expect("Error")
     assert reply["code"] == "InvalidMessage" and reply["ref"] == 7, reply
+    await still_usable(client)
+
+
+@pytest.mark.parametrize("order", [[True], [False, 1], [1.0], [0], ["1"], [2**53]])
+async def test_seating_order_holds_only_user_ids(clients, db_call, make_user, order):
+    user = await db_call(make_user)
+    client = await clients(user)
+    await client.send({"type": "ChangeArrangement", "game": 1, "arrangement": 2, "order": order, "ref": 3})
+    reply = await client.expect("Error")
+    assert reply["code"] == "InvalidMessage" and "order" in reply["reason"], reply
     await still_usable(client)
 
 

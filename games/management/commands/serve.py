@@ -57,7 +57,14 @@ class Command(BaseCommand):
 
             asyncio.get_event_loop().call_soon(sweeper.ensure_running)
 
+        def close_frames_too_big() -> None:
+            # Daphne (autobahn) drops the TCP connection under a frame over its 1 MiB limit, which a
+            # client sees as an abnormal closure it cannot tell from a crash; with this it sends
+            # the protocol's own answer instead, a close frame with 1009 (Message Too Big).
+            server.ws_factory.setProtocolOptions(failByDrop=False)
+
         reactor.callWhenRunning(background)
+        reactor.callWhenRunning(close_frames_too_big)
         if cribbage_port:
             lines = LineServer(application, host.strip("[]"), cribbage_port,
                                close_timeout=server.application_close_timeout,
