@@ -1,0 +1,133 @@
+"""The flood of the probe, against the server `make run` starts (``manage.py serve``: Daphne, real
+sockets): one user opens hundreds of WebSocket connections and floods chat on every one it keeps,
+while another user's chat round trip is measured. The cap turns away all but
+``MAX_CONNECTIONS_PER_USER`` connections, the frame and chat limits refuse the flood cheaply, and
+the other user's round trip stays under ``ROUND_TRIP_BOUND`` (docs/security.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import websockets
+
+from tests.cribbage_protocol.test_tcp import free_port, wait_for_port
+
+from .test_limits import ROUND_TRIP_BOUND
+
+ROOT = Path(__file__).resolve().parents[2]
+CONNECTIONS = 300  # the probe opened 500; the point is "far more than the cap"
+FRAMES_EACH = 300
+
+SETUP = """
+import django
+django.setup()
+from django.core.management import call_command
+from accounts.models import User
+from accounts.tokens import token_for
+call_command("migrate", verbosity=0)
+for name in ("flooder", "bob"):
+    print(token_for(User.objects.create_user(username=name, password=None)))
+"""
+
+
+@pytest.fixture
+def served(tmp_path):
+    # Its own SQLite file and in-memory layer: the embedded default, whatever the suite runs on.
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env |= {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "DJANGO_SETTINGS_MODULE": "config.settings",
+            "SECRET_KEY_FILE": str(tmp_path / "secret")}
+    setup = subprocess.run([sys.executable, "-c", SETUP], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert setup.returncode == 0, setup.stderr
+    flooder, bob = setup.stdout.split()[-2:]
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port), "--cribbage-port", "0",
+             "-v", "0"], cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, process, log)
+        yield {"port": port, "flooder": flooder, "bob": bob, "log": log}
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+async def log_in(port: int, token: str) -> tuple[websockets.ClientConnection, dict]:
+    ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/bot/", open_timeout=30, max_queue=None)
+    await ws.send(json.dumps({"type": "Login", "version": 1, "token": token, "history": False}))
+    while True:
+        reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if reply["type"] in ("Greetings", "FatalError"):
+            return ws, reply
+
+
+async def round_trip(ws: websockets.ClientConnection, text: str) -> float:
+    start = time.monotonic()
+    await ws.send(json.dumps({"type": "Chat", "text": text}))
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if message["type"] == "Chat" and message["text"] == text:
+            return time.monotonic() - start
+
+
+async def drain(ws: websockets.ClientConnection) -> list[dict]:
+    """Read what the server says until it stops; the flooder reads its refusals as a client would."""
+    said = []
+    try:
+        while True:
+            said.append(json.loads(await asyncio.wait_for(ws.recv(), 2)))
+    except (TimeoutError, websockets.ConnectionClosed):
+        return said
+
+
+def test_a_users_connection_and_chat_flood_leaves_another_users_round_trip_bounded(served):
+    asyncio.run(flood(served))
+
+
+async def flood(served: dict) -> None:
+    port = served["port"]
+    watcher, _ = await log_in(port, served["bob"])
+    baseline = [await round_trip(watcher, f"before {n}") for n in range(3)]
+
+    attempts = await asyncio.gather(*(log_in(port, served["flooder"]) for _ in range(CONNECTIONS)),
+                                    return_exceptions=True)
+    failed = [a for a in attempts if isinstance(a, BaseException)]
+    assert not failed, failed[:3]
+    kept = [ws for ws, reply in attempts if reply["type"] == "Greetings"]
+    refused = [reply["code"] for _, reply in attempts if reply["type"] == "FatalError"]
+    assert len(kept) == 20 and refused == ["TooManyConnections"] * (CONNECTIONS - 20)
+
+    async def spam(ws: websockets.ClientConnection, n: int) -> list[dict]:
+        for i in range(FRAMES_EACH):
+            await ws.send(json.dumps({"type": "Chat", "text": f"spam {n}.{i}"}))
+        return await drain(ws)
+
+    flooding = asyncio.gather(*(spam(ws, n) for n, ws in enumerate(kept)))
+    samples = []
+    while not flooding.done() and len(samples) < 10:
+        samples.append(await round_trip(watcher, f"during {len(samples)}"))
+    heard = await flooding
+    print(f"round trips: baseline {max(baseline):.3f} s, during the flood {samples}")
+    assert samples, "the flood ended before a round trip could be measured"
+    assert max(samples) < ROUND_TRIP_BOUND, (baseline, samples)
+
+    # The flood was refused in the protocol's terms, and at most a minute's chat got through.
+    codes = {m["code"] for said in heard for m in said if m["type"] == "Error"}
+    assert codes == {"RateLimited"}, codes
+    own = sum(1 for said in heard for m in said if m["type"] == "Chat" and m["username"] == "flooder")
+    assert own <= 30 * len(kept)  # each of its connections hears each accepted message once
+    for ws in [*kept, watcher]:
+        await ws.close()
