@@ -54,7 +54,7 @@ INSTALLED_APPS = [
     # and empties it. Nothing authenticates with it (accounts/authentication.py does).
     "rest_framework.authtoken",
     "drf_spectacular",
-    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from here, never from a CDN
+    "drf_spectacular_sidecar",  # Swagger UI served from here, never from a CDN
     "django_filters",
     "accounts",
     "games",
@@ -166,7 +166,6 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
 }
 
 # Every page: scripts and styles only from this site (the pages have no inline script), sockets
