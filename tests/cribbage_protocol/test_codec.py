@@ -108,6 +108,14 @@ def test_tcp_lines_split_across_reads():
         LineReader().feed(b"ME:\xff\n")
     with pytest.raises(Breach, match="over"):
         LineReader().feed(b"ME:" + b"x" * MAX_LINE_BYTES)  # no newline yet, and already too long
+    # The longest line, CRLF-terminated, with a read ending between its CR and LF (found by the fuzz
+    # suite): the CR is the terminator's, so the line is not too long.
+    longest = b"ME:" + b"x" * (MAX_LINE_BYTES - 3)
+    reader = LineReader()
+    assert reader.feed(longest + b"\r") == []
+    assert reader.feed(b"\n") == [longest.decode()]
+    with pytest.raises(Breach, match="over"):
+        LineReader().feed(longest + b"x\r")
 
 
 # ------------------------------------------------------------------------------------ server lines

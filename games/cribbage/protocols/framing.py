@@ -65,7 +65,9 @@ class LineReader:
             raise Breach("NUL in a line")
         self._pending += data
         *complete, self._pending = self._pending.split(b"\n")
-        if len(self._pending) > self.max_bytes:
+        # An unfinished line may hold one byte more if that is a CR: a read can end between a
+        # line's CR and its LF, and the CR is the terminator's, not the line's.
+        if len(self._pending) > self.max_bytes + self._pending.endswith(b"\r"):
             raise Breach(f"a line over {self.max_bytes} bytes")
         lines = []
         for raw in complete:
