@@ -9,6 +9,7 @@ silently fall back to a default.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -61,6 +62,11 @@ _CHOICES: dict[str, tuple[int, ...]] = {
 }
 
 
+# Points a rule may give: far beyond any real table (25,000 to start, tens of thousands for a
+# placing), and well within what the scores' arithmetic and every JSON reader keep exact.
+MAX_POINTS = 10**9
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -74,8 +80,8 @@ def _check(key: str, value: Any) -> None:
         if not _is_int(value) or value not in _CHOICES[key]:
             raise ValueError(f"{key}: expected one of {_CHOICES[key]}, got {value!r}")
     elif key == "配給原点":
-        if not _is_int(value) or value < 0:
-            raise ValueError(f"{key}: expected a non-negative integer, got {value!r}")
+        if not _is_int(value) or not 0 <= value <= MAX_POINTS:
+            raise ValueError(f"{key}: expected an integer from 0 to {MAX_POINTS}, got {value!r}")
     elif key == "順位点":
         # Majiang keeps them as strings ('20.0' or '20'); the final points are computed from them.
         if not isinstance(value, list | tuple) or len(value) != 4:
@@ -84,9 +90,11 @@ def _check(key: str, value: Any) -> None:
             if isinstance(item, bool) or not isinstance(item, str | int | float):
                 raise ValueError(f"{key}: expected 4 numbers as strings, got {value!r}")
             try:
-                float(item)
-            except ValueError:
+                number = float(item)
+            except (ValueError, OverflowError):  # an int beyond a double overflows rather than fails
                 raise ValueError(f"{key}: {item!r} is not a number") from None
+            if not math.isfinite(number) or abs(number) > MAX_POINTS:
+                raise ValueError(f"{key}: {item!r} is not a number from -{MAX_POINTS} to {MAX_POINTS}")
     elif key == "赤牌":
         if not isinstance(value, Mapping) or set(value) != {"m", "p", "s"}:
             raise ValueError(f"{key}: expected {{'m': n, 'p': n, 's': n}}, got {value!r}")
