@@ -9,13 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import socket
-import subprocess
-import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
@@ -26,11 +21,10 @@ from accounts.tokens import token_for
 from games.cribbage.protocols.cribbagebber import BRUTE
 from games.cribbage.protocols.framing import MAX_LINE_BYTES
 from games.models import Seat
+from tests.served import serve
 
 from .conftest import Driver, Truth, check_lines, codes, open_table
 from .peer import LineClient, split
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 class TcpLink(LineClient):
@@ -190,24 +184,6 @@ for name in ("tcpbot", "wsbot"):
 """
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert process.poll() is None, f"manage.py serve exited:\n{log.read_text()}"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    pytest.fail(f"nothing listens on {port}:\n{log.read_text()}")
-
-
 def read_until(stream, line: bytes) -> list[bytes]:
     seen = []
     while (raw := stream.readline()) != line:
@@ -217,23 +193,10 @@ def read_until(stream, line: bytes) -> list[bytes]:
 
 
 def test_manage_py_serve_answers_http_websocket_and_tcp(tmp_path):
-    # The child has its own SQLite file and the embedded default's in-memory layer, whatever the
-    # suite runs on: the point is that one process serves every transport.
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env |= {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "DJANGO_SETTINGS_MODULE": "config.settings"}
-    setup = subprocess.run([sys.executable, "-c", SETUP_DATABASE], cwd=ROOT, env=env, capture_output=True,
-                           text=True, timeout=60)
-    assert setup.returncode == 0, setup.stderr
-    tcp_token, ws_token = setup.stdout.split()[-2:]
-    http_port, tcp_port = free_port(), free_port()
-    log = tmp_path / "serve.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(http_port),
-             "--cribbage-port", str(tcp_port)], cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(tcp_port, process, log)
-        wait_for_port(http_port, process, log)
+    # One process serves every transport: HTTP, WebSockets and CRIBBAGEBBER over TCP.
+    with serve(tmp_path, SETUP_DATABASE) as served:
+        tcp_token, ws_token = served.setup_output.split()[-2:]
+        http_port, tcp_port = served.http_port, served.tcp_port
         with socket.create_connection(("127.0.0.1", tcp_port), timeout=10) as tcp, tcp.makefile("rb") as lines:
             assert lines.readline() == b"P:0.1/DNM\n"
             tcp.sendall(f"IM:tcpbot/{tcp_token}\n".encode())
@@ -262,11 +225,4 @@ def test_manage_py_serve_answers_http_websocket_and_tcp(tmp_path):
             with pytest.raises(ConnectionClosed) as closed:
                 ws.recv(timeout=10)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-    assert process.returncode == 0, log.read_text()  # SIGTERM: a clean shutdown, TCP links included
+    assert served.process.returncode == 0, served.log.read_text()  # SIGTERM: a clean shutdown, TCP links included

@@ -14,14 +14,10 @@ from __future__ import annotations
 import asyncio
 import http.cookiejar
 import json
-import os
 import socket
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -31,11 +27,11 @@ from accounts.tokens import create_token, revoke
 from games import presence
 from games.models import Client
 from tests.cribbage_protocol.peer import LineClient
-from tests.cribbage_protocol.test_tcp import TcpLink, free_port, wait_for_port
+from tests.cribbage_protocol.test_tcp import TcpLink
+from tests.served import serve
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -210,21 +206,9 @@ def revoke_on_the_token_page(base: str, token_id: int) -> str:
 
 
 def test_revoking_on_the_page_closes_real_websocket_and_tcp_links(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env |= {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "DJANGO_SETTINGS_MODULE": "config.settings"}
-    setup = subprocess.run([sys.executable, "-c", SETUP_DATABASE], cwd=ROOT, env=env, capture_output=True,
-                           text=True, timeout=60)
-    assert setup.returncode == 0, setup.stderr
-    made = json.loads(setup.stdout.splitlines()[-1])
-    http_port, tcp_port = free_port(), free_port()
-    log = tmp_path / "serve.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(http_port),
-             "--cribbage-port", str(tcp_port)], cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(tcp_port, process, log)
-        wait_for_port(http_port, process, log)
+    with serve(tmp_path, SETUP_DATABASE) as served:
+        made = json.loads(served.setup_output.splitlines()[-1])
+        http_port, tcp_port = served.http_port, served.tcp_port
         base, ws_base = f"http://127.0.0.1:{http_port}", f"ws://127.0.0.1:{http_port}"
         with (socket.create_connection(("127.0.0.1", tcp_port), timeout=10) as tcp, tcp.makefile("rb") as lines,
               ws_connect(f"{ws_base}/ws/bot/", open_timeout=10) as by_revoked,
@@ -253,10 +237,3 @@ def test_revoking_on_the_page_closes_real_websocket_and_tcp_links(tmp_path):
 
             by_kept.send(json.dumps({"type": "NoSuchRequest"}))
             assert recv_until(by_kept, "Error")["code"] == "UnknownMessageType"
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)

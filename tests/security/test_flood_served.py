@@ -8,20 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import websockets
 
-from tests.cribbage_protocol.test_tcp import free_port, wait_for_port
+from tests.served import serve
 
 from .test_limits import ROUND_TRIP_BOUND
 
-ROOT = Path(__file__).resolve().parents[2]
 CONNECTIONS = 300  # the probe opened 500; the point is "far more than the cap"
 FRAMES_EACH = 300
 
@@ -39,30 +34,9 @@ for name in ("flooder", "bob"):
 
 @pytest.fixture
 def served(tmp_path):
-    # Its own SQLite file and in-memory layer: the embedded default, whatever the suite runs on.
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env |= {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "DJANGO_SETTINGS_MODULE": "config.settings",
-            "SECRET_KEY_FILE": str(tmp_path / "secret")}
-    setup = subprocess.run([sys.executable, "-c", SETUP], cwd=ROOT, env=env, capture_output=True, text=True,
-                           timeout=120)
-    assert setup.returncode == 0, setup.stderr
-    flooder, bob = setup.stdout.split()[-2:]
-    port = free_port()
-    log = tmp_path / "serve.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port), "--cribbage-port", "0",
-             "-v", "0"], cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(port, process, log)
-        yield {"port": port, "flooder": flooder, "bob": bob, "log": log}
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+    with serve(tmp_path, SETUP, cribbage=False, quiet=True) as site:
+        flooder, bob = site.setup_output.split()[-2:]
+        yield {"port": site.http_port, "flooder": flooder, "bob": bob}
 
 
 async def log_in(port: int, token: str) -> tuple[websockets.ClientConnection, dict]:

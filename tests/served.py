@@ -1,0 +1,81 @@
+"""The server `make run` starts (``manage.py serve``) as a child process, for tests that need the
+real thing: Daphne's sockets, the CRIBBAGEBBER TCP port, one process serving every transport.
+
+The child has its own SQLite file, key file and the in-memory channel layer (the embedded default),
+whatever configuration the suite itself runs on."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, f"manage.py serve exited:\n{log.read_text()}"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(f"nothing listens on {port}:\n{log.read_text()}")
+
+
+@dataclass
+class Served:
+    http_port: int
+    tcp_port: int | None  # None: CRIBBAGEBBER over TCP turned off
+    setup_output: str  # what the set-up script printed (tokens, ids)
+    process: subprocess.Popen
+    log: Path
+
+
+@contextmanager
+def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, quiet: bool = False) -> Iterator[Served]:
+    """Run ``setup_script`` (Python, against the child's fresh database), then ``manage.py serve``
+    until the block ends; then SIGTERM, as an operator stops it (``process.returncode`` tells how
+    it ended)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env |= {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "DJANGO_SETTINGS_MODULE": "config.settings",
+            "SECRET_KEY_FILE": str(tmp_path / "secret")}
+    setup = subprocess.run([sys.executable, "-c", setup_script], cwd=ROOT, env=env, capture_output=True,
+                           text=True, timeout=120)
+    assert setup.returncode == 0, setup.stderr
+    http_port = free_port()
+    tcp_port = free_port() if cribbage else None
+    log = tmp_path / "serve.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(http_port),
+             "--cribbage-port", str(tcp_port or 0), *(["-v", "0"] if quiet else [])],
+            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        if tcp_port is not None:
+            wait_for_port(tcp_port, process, log)
+        wait_for_port(http_port, process, log)
+        yield Served(http_port, tcp_port, setup.stdout, process, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
