@@ -10,11 +10,30 @@ REDIS_SOCKET_TIMEOUT = 30.0
 # Capacity per channel: the default 100 drops frames for a busy client of a busy lobby.
 CAPACITY = 1000
 
+# Channels' InMemoryChannelLayer scans every channel on each receive and group_send; this one does
+# not (config/memory_layer.py, docs/dependencies.md).
+IN_MEMORY_BACKEND = "config.memory_layer.MemoryChannelLayer"
 
-def channel_layers(redis_url: str) -> dict:
-    """The CHANNEL_LAYERS setting: Redis at `redis_url`, or in memory when it is empty."""
+
+REDIS_LAYERS = ("core", "pubsub")
+
+
+def channel_layers(redis_url: str, kind: str = "core") -> dict:
+    """The CHANNEL_LAYERS setting: Redis at `redis_url`, or in memory when it is empty. ``kind``
+    picks the Redis layer: ``core`` (channels-redis's RedisChannelLayer: a list per channel, groups
+    as sorted sets) or ``pubsub`` (RedisPubSubChannelLayer: Redis PUBLISH, nothing queued in Redis);
+    docs/dependencies.md says which is used and why."""
     if not redis_url:
-        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": CAPACITY}}}
+        return {"default": {"BACKEND": IN_MEMORY_BACKEND, "CONFIG": {"capacity": CAPACITY}}}
+    if kind not in REDIS_LAYERS:
+        raise ValueError(f"REDIS_CHANNEL_LAYER is one of {REDIS_LAYERS}, not {kind!r}")
+    if kind == "pubsub":
+        return {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
+            }
+        }
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -24,3 +43,8 @@ def channel_layers(redis_url: str) -> dict:
             },
         }
     }
+
+
+def spans_processes(layers: dict) -> bool:
+    """Whether the configured layer connects several server processes (Redis), or only one."""
+    return "redis" in layers["default"]["BACKEND"].lower()

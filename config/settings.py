@@ -94,20 +94,31 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{os.environ.get('SQLITE_PATH', BASE_DIR / 'db.sqlite3')}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        # Persistent connections, one per database thread (games/db.py): opening one per call
+        # cost a connect (and on SQLite its PRAGMAs) on every request.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
+        conn_health_checks=True,
     )
 }
+# Threads that run database work for the consumers (games/db.py).
+DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "4"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's backend with writers queued in the process (config/sqlite/base.py).
+    DATABASES["default"]["ENGINE"] = "config.sqlite"
     # Several writers (Daphne threads, a TCP gateway) share the file: wait for the lock
     # instead of failing, and take the write lock at BEGIN so select_for_update's
     # serialisation holds on SQLite too.
+    # With WAL, synchronous=NORMAL syncs the log at checkpoints instead of on every commit (one
+    # fsync per move was most of a move's cost): a committed move survives the server process
+    # crashing or being killed; only the operating system going down may lose the last moments.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+        {"timeout": 20, "transaction_mode": "IMMEDIATE",
+         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_PATH") or None}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CHANNEL_LAYERS = channel_layers(REDIS_URL)
+CHANNEL_LAYERS = channel_layers(REDIS_URL, os.environ.get("REDIS_CHANNEL_LAYER", "core"))
 # Rate-limit counters and lock-outs: shared by every process when there is a Redis.
 # Its keys share the channel layer's Redis database, so they carry a prefix of their own.
 CACHES = {"default": {**({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}

@@ -11,17 +11,16 @@ import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from django.contrib.auth import authenticate
 from django.db import close_old_connections
 
 from accounts.models import USERNAME_MAX_BYTES, User
 from accounts.tokens import check_token
 
-from . import limits, lobby, presence, services, sweeper, validation
+from . import db, limits, lobby, presence, services, sweeper, validation
 from .errors import GameError
 from .guard import GuardedConsumer
-from .push import LOBBY_GROUP, user_group
+from .push import LOBBY_GROUP, game_group, user_group
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +54,12 @@ def _int(message: dict[str, Any], key: str, *, optional: bool = False, minimum: 
     return validation.integer(value, key, minimum=minimum, maximum=maximum)
 
 
+def _from(message: dict[str, Any]) -> int:
+    """EnterGame's and Resync's ``from``: the history messages the client already holds."""
+    value = message.get("from")
+    return 0 if value is None else validation.seq(value, "from")
+
+
 def parse_frame(text_data: str | None) -> dict[str, Any]:
     """A text frame as a protocol message, or ``InvalidMessageFormat``. Only standard JSON
     (``validation.loads``): NaN and Infinity, which Python's json reads and writes but no other JSON
@@ -85,6 +90,9 @@ class LobbyConsumer(GuardedConsumer):
     allow_session = True
     user: User | None = None
     client_id: int | None = None
+    # The game this client entered (EnterGame, or rejoin at Login): its group brings the
+    # spectators' view of that game's moves and its table chat.
+    entered: int | None = None
 
     async def connect(self) -> None:
         self.known_users: set[int] = set()
@@ -103,8 +111,9 @@ class LobbyConsumer(GuardedConsumer):
         try:
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
             await self.channel_layer.group_discard(user_group(self.user.id), self.channel_name)
+            await self._follow(None)
         finally:
-            await database_sync_to_async(presence.disconnect)(client_id)
+            await db.call(presence.disconnect, client_id)
         await self.channel_layer.group_send(LOBBY_GROUP, {
             "type": "push.message", "skip_users": [],
             "message": {"type": "ClientDisconnected", "client": client_id},
@@ -191,10 +200,10 @@ class LobbyConsumer(GuardedConsumer):
             # database calls share, where it would stall every other client.
             user, token_id = await sync_to_async(self._authenticate, thread_sensitive=False)(message)
         else:
-            user, token_id = await database_sync_to_async(self._authenticate)(message)
+            user, token_id = await db.call(self._authenticate, message)
         self.user = user
         self.token_id = token_id
-        greetings = await database_sync_to_async(presence.connect)(
+        greetings = await db.call(presence.connect,
             user, self.channel_name, known, rejoin, with_history
         )
         self.client_id = greetings["client"]
@@ -211,6 +220,7 @@ class LobbyConsumer(GuardedConsumer):
                         "username": user.username},
         })
         if greetings.get("entered_game") is not None:
+            await self._follow(greetings["entered_game"])
             await self._entered(greetings["entered_game"])
 
     def _authenticate(self, message: dict[str, Any]) -> tuple[User, int | None]:
@@ -250,7 +260,18 @@ class LobbyConsumer(GuardedConsumer):
     # -- Requests ------------------------------------------------------------------------------
 
     async def _call(self, function, *args) -> Any:
-        return await database_sync_to_async(function)(*args)
+        return await db.call(function, *args)
+
+    async def _follow(self, game_id: int | None) -> None:
+        """Receive ``game_id``'s spectator pushes from now on, and no other game's. Joined before
+        the Snapshot is read, so every move after it arrives: overlap, never a gap."""
+        if game_id == self.entered:
+            return
+        if self.entered is not None:
+            await self.channel_layer.group_discard(game_group(self.entered), self.channel_name)
+        self.entered = game_id
+        if game_id is not None:
+            await self.channel_layer.group_add(game_group(game_id), self.channel_name)
 
     async def _entered(self, game_id: int | None) -> None:
         await self.channel_layer.group_send(LOBBY_GROUP, {
@@ -277,6 +298,7 @@ class LobbyConsumer(GuardedConsumer):
 
     async def _enter(self, game_id: int | None) -> None:
         await self._call(presence.enter, self.client_id, game_id)
+        await self._follow(game_id)
         await self._entered(game_id)
 
     async def join_game(self, message: dict[str, Any]) -> None:
@@ -313,7 +335,7 @@ class LobbyConsumer(GuardedConsumer):
         game_id = _game(message, optional=True)
         await self._enter(game_id)
         if game_id is not None:
-            await self.send_json(await self._call(presence.snapshot_for, self.user, game_id))
+            await self.send_json(await self._call(presence.snapshot_for, self.user, game_id, _from(message)))
 
     async def do_game_action(self, message: dict[str, Any]) -> None:
         game_id = _game(message)
@@ -331,7 +353,7 @@ class LobbyConsumer(GuardedConsumer):
         await self.send_json(reply)
 
     async def resync(self, message: dict[str, Any]) -> None:
-        await self.send_json(await self._call(presence.snapshot_for, self.user, _game(message)))
+        await self.send_json(await self._call(presence.snapshot_for, self.user, _game(message), _from(message)))
 
     async def chat(self, message: dict[str, Any]) -> None:
         text = message.get("text")
@@ -358,6 +380,9 @@ class LobbyConsumer(GuardedConsumer):
         if self.user is None or self.user.id in event.get("skip_users", ()):
             return
         if event.get("skip_client") == self.client_id:
+            return
+        if "text" in event:
+            await self.send(text_data=event["text"])  # encoded once for every receiver (games/push.py)
             return
         message = event["message"]
         if message["type"] == "ClientConnected":

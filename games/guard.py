@@ -16,11 +16,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts import tokens
+from games import db
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,13 @@ class GuardedConsumer(AsyncWebsocketConsumer):
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         try:
-            await super().dispatch(message)
+            handler = getattr(self, get_handler_name(message), None)
+            if handler is None:
+                raise ValueError(f"no handler for message type {message['type']}")
+            # Channels' own dispatch first closes stale database connections on its sync thread:
+            # a thread hop for every frame and every push. These consumers touch the database only
+            # through games/db.py, which does that in the thread that uses the connection.
+            await handler(message)
         except StopConsumer:
             raise
         except Exception:
@@ -92,7 +99,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     async def token_still_live(self) -> bool:
         """Call once the link has joined its user's group: a revocation announced between the
         token's check and the join went unheard, so look again. False if the link was ended."""
-        if self.token_id is None or await database_sync_to_async(tokens.is_live)(self.token_id):
+        if self.token_id is None or await db.call(tokens.is_live, self.token_id):
             return True
         self.token_id = None
         await self.token_gone()

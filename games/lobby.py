@@ -167,19 +167,22 @@ def join(user: User, game_id: int) -> Game:
 
 def leave(user: User, game_id: int) -> Game:
     """Leave a table being set up, or forfeit a game in progress."""
+    from .services import forfeit, play_due  # the game service owns games in progress
+
     with transaction.atomic():
         game = _locked(game_id)
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise Forbidden("NotInGame", "you are not at this table")
         if game.status == Status.ACTIVE:
-            from .services import forfeit  # the game service owns games in progress
-
             forfeit(game, seat)
-            return game
-        if game.status != Status.SETUP:
+        elif game.status != Status.SETUP:
             raise Conflict("GameNotInSetup", "the game is over")
-        _remove(game, seat, {"type": "UserLeftGame", "user": user.id, "kicked": False})
+        else:
+            _remove(game, seat, {"type": "UserLeftGame", "user": user.id, "kicked": False})
+            return game
+    # What the server now plays for the leaver, in bounded steps of their own (services.play_due).
+    play_due(game_id)
     return game
 
 
@@ -244,8 +247,12 @@ def remove_player(game_id: int, user_id: int) -> Game:
             forfeit(game, seat)
         elif game.status == Status.SETUP:
             _remove(game, seat, {"type": "UserLeftGame", "user": user_id, "kicked": True})
+            return game
         else:
             raise Conflict("GameNotInSetup", "the game is over")
+    from .services import play_due
+
+    play_due(game_id)
     return game
 
 

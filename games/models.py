@@ -109,6 +109,23 @@ class Action(models.Model):
         return f"{self.game} #{self.seq} {self.type}"
 
 
+class GameRecord(models.Model):
+    """What a finished game shows everybody, stored when it ends (everything is revealed then, to
+    everyone alike): its whole history and each seat's and a spectator's final view. Snapshots and
+    history of a finished game are read from here, so watching one costs a read, not a replay of
+    its log. Derived from the log like everything else; the log stays the truth."""
+
+    game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE, related_name="record")
+    history = models.JSONField(help_text="Every history message, revealed")
+    views = models.JSONField(help_text="Final views by viewer: seat positions as strings, 'spectator'")
+
+    def __str__(self) -> str:
+        return f"record of {self.game}"
+
+    def view(self, position: int | None) -> dict:
+        return self.views["spectator" if position is None else str(position)]
+
+
 class ChatMessage(models.Model):
     MAX_LENGTH = 500
 

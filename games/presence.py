@@ -13,9 +13,10 @@ from django.db import transaction
 from django.db.models import Prefetch
 
 from accounts.models import User
+from config import channel_layers
 
 from . import limits, push, services
-from .errors import Forbidden, NotFound
+from .errors import NotFound
 from .lobby import setup_state
 from .models import Client, Game, Seat, ServerProcess, Status
 
@@ -36,7 +37,7 @@ def forget_dead_servers() -> None:
     if _forgot_others:
         return
     _forgot_others = True
-    if "InMemoryChannelLayer" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
+    if not channel_layers.spans_processes(settings.CHANNEL_LAYERS):
         Client.objects.exclude(server=SERVER_ID).delete()
 
 
@@ -164,21 +165,16 @@ def enter(client_id: int, game_id: int | None) -> None:
     Client.objects.filter(id=client_id).update(game_id=game_id)
 
 
-def snapshot_for(user: User, game_id: int) -> dict[str, Any]:
+def snapshot_for(user: User, game_id: int, start: int = 0) -> dict[str, Any]:
     game = Game.objects.filter(id=game_id).first()
     if game is None:
         raise NotFound("UnknownGame", f"no game {game_id}")
-    return services.snapshot(game, user)
+    return services.snapshot(game, user, start)
 
 
 def act(user: User, game_id: int, seat: int | None, action_type: str, params: list[Any],
         answers: int | None) -> dict[str, Any]:
     """Apply an action for ``user``. A client may name the seat it believes it plays; naming
-    another player's seat is refused, so nobody can act for somebody else."""
-    if seat is not None:
-        game = Game.objects.filter(id=game_id).first()
-        if game is None:
-            raise NotFound("UnknownGame", f"no game {game_id}")
-        if services.viewer_position(game, user) != seat:
-            raise Forbidden("NotYourSeat", f"you do not play seat {seat}")
-    return services.apply_action(game_id, user, action_type, params, answers)
+    another player's seat is refused (by the service, from the seats it has at hand), so nobody
+    can act for somebody else."""
+    return services.apply_action(game_id, user, action_type, params, answers, seat=seat)

@@ -7,38 +7,114 @@ gap in sequence numbers and ask for a snapshot.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+# Who receives what (docs/architecture.md, "Groups"): the lobby group gets what the lobby shows
+# (tables being set up, games started and ended, who is online, lobby chat) and never a move; a
+# user's group gets that user's own seat view of every game they play; a game's group gets the
+# spectators' view of its moves and its table chat, for the clients that entered it.
 LOBBY_GROUP = "lobby"
+
+log = logging.getLogger(__name__)
 
 
 def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
 Delivery = tuple[str, dict[str, Any], list[int]]  # group, message, users to skip
 
 
-async def _send_all(deliveries: list[Delivery]) -> None:
+Event = tuple[str, dict[str, Any]]  # group, channel-layer event
+
+
+def _events(deliveries: list[Delivery]) -> list[Event]:
+    """Each message encoded once, as JSON text, by the thread that made it: a consumer sends the
+    text as it is (no encoding per client on the event loop), and the channel layer carries only
+    strings (the Redis layer's msgpack refuses the int keys a game's view may have; JSON makes
+    them strings, as every client sees them anyway)."""
+    return [(group, {"type": "push.message", "text": json.dumps(message, separators=(",", ":")),
+                     "skip_users": skip_users})
+            for group, message, skip_users in deliveries]
+
+
+def message_of(event: dict[str, Any]) -> dict[str, Any]:
+    """The message a ``push.message`` event carries (encoded by ``_events``, or as a dict when a
+    consumer sent it itself)."""
+    return event["message"] if "message" in event else json.loads(event["text"])
+
+
+async def _send_all(events: list[Event]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    for group, message, skip_users in deliveries:
-        await layer.group_send(group, {"type": "push.message", "message": message, "skip_users": skip_users})
+    for group, event in events:
+        await layer.group_send(group, event)
+
+
+# The server's event loop and the queue its sender task reads (``serve_on``). A database thread
+# hands its deliveries over and goes on: it does not wait for the loop to send them. One task
+# sends everything in the order it was handed over, so the pushes of one game keep the order of
+# its commits (its writers hand over one after another, services.engine_cache.writing).
+_loop: asyncio.AbstractEventLoop | None = None
+_outbox: asyncio.Queue[list[Event]] | None = None
+_sender: asyncio.Task[None] | None = None
+
+
+def serve_on(loop: asyncio.AbstractEventLoop) -> None:
+    """Send pushes from database threads through ``loop`` (the server's), without waiting. Called
+    on that loop when the server starts."""
+    global _loop, _outbox, _sender
+    if _loop is loop:
+        return
+    _loop, _outbox = loop, asyncio.Queue()
+    _sender = loop.create_task(_send_forever(_outbox))
+
+
+async def _send_forever(outbox: asyncio.Queue[list[Event]]) -> None:
+    while True:
+        events = await outbox.get()
+        try:
+            await _send_all(events)
+        except Exception:  # noqa: BLE001 - one failed push must not stop every later one
+            log.exception("push failed; its clients will resync on the gap")
+
+
+def send_many(deliveries: list[Delivery]) -> None:
+    """Send now (the change they announce has committed), in order."""
+    if not deliveries:
+        return
+    events = _events(deliveries)
+    loop, outbox = _loop, _outbox
+    if loop is not None and outbox is not None and loop.is_running() and not _on(loop):
+        loop.call_soon_threadsafe(outbox.put_nowait, events)
+    else:
+        # No server loop to hand over to (a management command, a test's own loop): wait for it.
+        async_to_sync(_send_all)(events)
+
+
+def _on(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
 
 
 def send_many_on_commit(deliveries: list[Delivery]) -> None:
-    """Queue messages for after the current transaction commits, in order.
-
-    One hop into the event loop for all of them: a move sends one message per seat plus the
-    spectators' one, and each separate ``async_to_sync`` call costs a thread switch.
-    """
+    """Queue messages for after the current transaction commits, in order."""
     if deliveries:
-        transaction.on_commit(lambda: async_to_sync(_send_all)(deliveries))
+        transaction.on_commit(lambda: send_many(deliveries))
 
 
 def send_on_commit(group: str, message: dict[str, Any], *, skip_users: list[int] | None = None) -> None:
@@ -52,6 +128,13 @@ def send_on_commit(group: str, message: dict[str, Any], *, skip_users: list[int]
 
 def to_lobby(message: dict[str, Any], *, skip_users: list[int] | None = None) -> None:
     send_on_commit(LOBBY_GROUP, message, skip_users=skip_users)
+
+
+def to_game(game_id: int, seated_users: list[int], message: dict[str, Any]) -> None:
+    """``message`` to everyone at a table: its seated users and the clients that entered it."""
+    deliveries: list[Delivery] = [(user_group(user_id), message, []) for user_id in seated_users]
+    deliveries.append((game_group(game_id), message, list(seated_users)))
+    send_many_on_commit(deliveries)
 
 
 def to_user(user_id: int, message: dict[str, Any]) -> None:

@@ -4,13 +4,23 @@ Applying an action: lock the game row, take the engine state (cached in this pro
 is current, else rebuilt from the log), apply, append to the log, commit, and after commit push
 every seat its own view of the new history messages. Visibility is decided in one place,
 ``Event.render`` through ``render_history``; snapshots, history, replays and pushes all use it.
+
+The path of one action is lean on purpose (docs/architecture.md, "The live path"): one locked read
+of the game row, the append, the row update. Seats, positions, who acted last and the engine
+travel together in the per-process cache, validated by the row's ``seq``. Seats the server plays
+(forfeited players, house bots) are played in bounded steps, each its own transaction with its
+pushes after it, so a long play-out never holds the row (or the SQLite file) for long.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,14 +32,15 @@ from accounts.models import User
 from . import clocks, limits, push
 from .engine import Engine, Event, Rejection
 from .errors import Conflict, Forbidden, GameError, NotFound
-from .models import Action, ChatMessage, Game, Seat, Status
+from .models import Action, ChatMessage, Game, GameRecord, Seat, Status
 from .registry import get_game_type
 from .validation import is_encodable
 
 # How much chat a (re)connecting client gets with Greetings or a Snapshot.
 RECENT_CHAT = 50
-# Forfeited seats are played automatically; this bounds that loop so a broken engine cannot hang.
-MAX_AUTO_ACTIONS = 10_000
+# Forfeited seats and house bots are played by the server, at most this many actions per
+# transaction; the rest follow in further steps (``play_due``), with pushes between them.
+AUTO_STEP = 24
 
 
 def now_ms() -> int:
@@ -43,15 +54,33 @@ class Replayed:
     seq: int
     engine: Engine
     history: list[Event] = field(default_factory=list)
+    # The seq of each position's latest action (the duplicate check needs nothing else).
+    last_acted: dict[int, int] = field(default_factory=dict)
+    # The game's seated players by position, users loaded; None until first needed.
+    seats: list[Seat] | None = None
 
 
 class _EngineCache:
     """Engines of games in progress, per process. An entry is used only when its seq equals the
-    locked row's seq, so a move made by another process simply forces a rebuild."""
+    locked row's seq, so a move made by another process simply forces a rebuild.
+
+    Writers of one game in this process also queue on a lock of that game's (``writing``), taken
+    before the row lock and held until the entry is back in the cache after the commit: without
+    it, the next writer (a player, the sweeper) would take the row the instant it is free, find
+    the entry not yet back, and replay the whole game. Games share ``STRIPES`` such locks."""
+
+    STRIPES = 64
+    # Games kept, the least recently used dropped first: a process's memory must not grow with
+    # every game it ever served (a dropped game is rebuilt from its log when next needed).
+    MAX_ENTRIES = 2000
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: dict[int, Replayed] = {}
+        self._entries: OrderedDict[int, Replayed] = OrderedDict()
+        self._writers = [threading.Lock() for _ in range(self.STRIPES)]
+
+    def writing(self, game_id: int) -> threading.Lock:
+        return self._writers[game_id % self.STRIPES]
 
     def take(self, game_id: int, seq: int) -> Replayed | None:
         with self._lock:
@@ -61,6 +90,19 @@ class _EngineCache:
     def put(self, game_id: int, entry: Replayed) -> None:
         with self._lock:
             self._entries[game_id] = entry
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.MAX_ENTRIES:
+                self._entries.popitem(last=False)
+
+    def offer(self, game_id: int, entry: Replayed) -> None:
+        """Keep a reader's rebuilt entry unless a writer has put a newer one meanwhile."""
+        with self._lock:
+            current = self._entries.get(game_id)
+            if current is None or current.seq < entry.seq:
+                self._entries[game_id] = entry
+                self._entries.move_to_end(game_id)
+                while len(self._entries) > self.MAX_ENTRIES:
+                    self._entries.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:
@@ -87,11 +129,21 @@ def replay(game: Game, upto: int | None = None) -> Replayed:
         seq, seat, action_type, params = action
         entry.history.extend(engine.apply(seat, action_type, params))
         entry.seq = seq
+        if seat is not None:
+            entry.last_acted[seat] = seq
+    return entry
+
+
+def _with_seats(game: Game, entry: Replayed) -> Replayed:
+    if entry.seats is None:
+        entry.seats = _seated(game)
     return entry
 
 
 def _current(game: Game) -> Replayed:
-    return engine_cache.take(game.id, game.seq) or replay(game)
+    """The game's engine, seats and history for a writer holding the row lock. The entry is taken
+    out of the cache: it goes back only once the change commits (or is refused)."""
+    return _with_seats(game, engine_cache.take(game.id, game.seq) or replay(game))
 
 
 def players(seats: list[Seat]) -> list[dict[str, Any]]:
@@ -107,45 +159,72 @@ def render_history(history: list[Event], viewer: int | None, reveal_all: bool, s
     return [event.render(viewer, reveal_all) for event in history[start:]]
 
 
-def _push_events(game: Game, seats: list[Seat], events: list[Event], start: int, seq: int,
-                 to_act: list[int], clock_list: list[dict[str, Any]] | None) -> None:
-    """After commit: each seated user its own view, everyone else the spectators' view."""
+def _deliveries(game: Game, entry: Replayed, events: list[Event], start: int, to_act: list[int],
+                clock_list: list[dict[str, Any]] | None) -> list[push.Delivery]:
+    """Each seated user its own view, the game's spectators theirs; nobody else.
+
+    A push is enough to act on: it carries the receiver's view and legal actions after the change,
+    so a client asks for a Snapshot only when it sees a gap."""
     reveal = game.is_over
+    engine = entry.engine
+    seats = entry.seats or []
 
     def rendered(viewer: int | None) -> dict[str, Any]:
-        return {"type": "GameMessages", "game": game.id, "v": seq, "start": start, "to_act": to_act,
-                "clocks": clock_list, "messages": render_history(events, viewer, reveal)}
+        legal = engine.legal_actions(viewer) if viewer is not None and not engine.is_over else []
+        return {"type": "GameMessages", "game": game.id, "v": game.seq, "start": start, "to_act": to_act,
+                "clocks": clock_list, "messages": render_history(events, viewer, reveal),
+                "view": engine.view(viewer, reveal_all=reveal), "legal": legal}
 
     deliveries: list[push.Delivery] = [(push.user_group(s.user_id), rendered(s.position), []) for s in seats]
-    deliveries.append((push.LOBBY_GROUP, rendered(None), [s.user_id for s in seats]))
-    push.send_many_on_commit(deliveries)
+    deliveries.append((push.game_group(game.id), rendered(None), [s.user_id for s in seats]))
+    return deliveries
 
 
-def _append(game: Game, entry: Replayed, seats: list[Seat], seat: int | None, action_type: str,
-            params: list[Any], *, auto: bool = False, answers: int | None = None,
-            at: int | None = None) -> list[Event]:
+def _append(game: Game, entry: Replayed, seat: int | None, action_type: str, params: list[Any], *,
+            auto: bool = False, answers: int | None = None, at: int | None = None) -> list[Event]:
     """Apply one action to ``entry``, the clocks and the log. The caller holds the row lock."""
     waiting = entry.engine.to_act()
     events = entry.engine.apply(seat, action_type, params)
     at = now_ms() if at is None else at
-    clocks.charge(game, {s.position: s for s in seats}, waiting, seat, at)
+    clocks.charge(game, _by_position(entry), waiting, seat, at)
     game.seq += 1
     entry.seq = game.seq
     entry.history.extend(events)
+    if seat is not None:
+        entry.last_acted[seat] = game.seq
     Action.objects.create(game=game, seq=game.seq, seat=seat, type=action_type, params=params,
                           timestamp_ms=at, auto=auto, answers=answers)
     return events
 
 
-def _auto_play(game: Game, entry: Replayed, seats: list[Seat]) -> list[Event]:
-    """Play the seats the server plays (forfeited players, house bots) until the game waits for
-    a person who is still there. Forfeited seats get the engine's automatic action, flagged as
-    auto-played; house bots make their own decisions, which are ordinary moves."""
+def _by_position(entry: Replayed) -> dict[int, Seat]:
+    return {s.position: s for s in entry.seats or []}
+
+
+def _server_played(entry: Replayed) -> tuple[set[int], set[int]]:
+    """The positions the server plays: forfeited players, and house bots."""
+    seats = entry.seats or []
     absent = {s.position for s in seats if s.forfeited}
     bots = {s.position for s in seats if s.user.is_bot and not s.forfeited}
+    return absent, bots
+
+
+def _auto_pending(entry: Replayed) -> bool:
+    if entry.engine.is_over:
+        return False
+    absent, bots = _server_played(entry)
+    return any(p in absent or p in bots for p in entry.engine.to_act())
+
+
+def _auto_play(game: Game, entry: Replayed, limit: int = AUTO_STEP) -> list[Event]:
+    """Play the seats the server plays (forfeited players, house bots) until the game waits for
+    a person who is still there, or ``limit`` actions are made (the rest is due at once and
+    follows in the next step). Forfeited seats get the engine's automatic action, flagged as
+    auto-played; house bots make their own decisions, which are ordinary moves."""
+    absent, bots = _server_played(entry)
     choose = get_game_type(game.game_type).bot() if bots else None
     events: list[Event] = []
-    for _ in range(MAX_AUTO_ACTIONS):
+    for _ in range(limit):
         engine = entry.engine
         if engine.is_over:
             break
@@ -155,31 +234,30 @@ def _auto_play(game: Game, entry: Replayed, seats: list[Seat]) -> list[Event]:
         seat = waiting[0]
         if seat in absent:
             action_type, params = engine.auto_action(seat)
-            events += _append(game, entry, seats, seat, action_type, params, auto=True)
+            events += _append(game, entry, seat, action_type, params, auto=True)
         else:
             # Seeded by game and step, so a bot's play does not depend on which process runs it.
             rng = random.Random(f"{game.seed}:{game.seq}")
             action_type, params = choose(engine.view(seat), engine.legal_actions(seat), rng)
-            events += _append(game, entry, seats, seat, action_type, params)
+            events += _append(game, entry, seat, action_type, params)
     return events
 
 
-def _expire(game: Game, entry: Replayed, seats: list[Seat], now: int) -> list[Event]:
-    """Play, flagged auto, every decision whose clock ran out by ``now``, each at the moment its
-    clock ran out (so the other seats are charged only up to then)."""
-    by_position = {s.position: s for s in seats}
+def _expire(game: Game, entry: Replayed, now: int, limit: int = AUTO_STEP) -> list[Event]:
+    """Play, flagged auto, decisions whose clock ran out by ``now``, each at the moment its clock
+    ran out (so the other seats are charged only up to then), then what the server plays; at most
+    about ``limit`` actions (one step)."""
+    by_position = _by_position(entry)
     events: list[Event] = []
-    for _ in range(MAX_AUTO_ACTIONS):
-        if entry.engine.is_over:
-            break
+    while len(events) < limit and not entry.engine.is_over:
         expiry = clocks.first_expiry(game, by_position, entry.engine.to_act())
         if expiry is None or expiry[0] > now:
             break
         moment, seat = expiry
         action_type, params = entry.engine.auto_action(seat)
-        events += _append(game, entry, seats, seat, action_type, params, auto=True, at=moment)
-        events += _auto_play(game, entry, seats)
-    return events
+        events += _append(game, entry, seat, action_type, params, auto=True, at=moment)
+        events += _auto_play(game, entry)
+    return events + _auto_play(game, entry)
 
 
 def _finish_if_over(game: Game, entry: Replayed) -> None:
@@ -187,114 +265,213 @@ def _finish_if_over(game: Game, entry: Replayed) -> None:
         game.status = Status.FINISHED
         game.ended = timezone.now()
         game.result = entry.engine.result()
+        _store_record(game, entry)
         push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status, "result": game.result})
 
 
-def _commit(game: Game, entry: Replayed, seats: list[Seat], events: list[Event], start: int) -> None:
+def _store_record(game: Game, entry: Replayed) -> GameRecord:
+    """The finished game as everybody now sees it (``GameRecord``)."""
+    engine = entry.engine
+    views = {str(s.position): engine.view(s.position, reveal_all=True) for s in entry.seats or []}
+    views["spectator"] = engine.view(None, reveal_all=True)
+    record = GameRecord(game=game, history=render_history(entry.history, None, True), views=views)
+    # JSON as the client reads it (an Acquire tile map's int keys are strings there).
+    record.history, record.views = json.loads(json.dumps([record.history, record.views]))
+    GameRecord.objects.update_or_create(game=game, defaults={"history": record.history, "views": record.views})
+    return record
+
+
+def _record(game: Game) -> GameRecord:
+    """A finished game's stored record; a game finished before records were kept gets one now."""
+    record = GameRecord.objects.filter(game=game).first()
+    if record is None:
+        entry = _with_seats(game, replay(game))
+        record = _store_record(game, entry)
+    return record
+
+
+def _commit(game: Game, entry: Replayed, events: list[Event], start: int) -> None:
+    """Store the row's new state; once it commits, push and return the entry to the cache. The
+    pushes are rendered after the commit, outside the database's write lock (on SQLite the one
+    writer of the whole file), while the entry is still this writer's alone (``writing``). A game
+    that still waits for a seat the server plays is due at once: ``play_due`` (the sweeper, or
+    the caller right after this transaction) makes the next step."""
     _finish_if_over(game, entry)
+    seats = entry.seats or []
     waiting = [] if entry.engine.is_over else entry.engine.to_act()
-    clocks.set_deadline(game, {s.position: s for s in seats}, waiting)
+    clocks.set_deadline(game, _by_position(entry), waiting)
+    if _auto_pending(entry):
+        now = now_ms()
+        game.deadline_ms = now if game.deadline_ms is None else min(game.deadline_ms, now)
     game.history_size = len(entry.history)
     game.save(update_fields=["seq", "history_size", "status", "ended", "result", "clock_since_ms", "deadline_ms"])
     if clocks.is_timed(game):
         Seat.objects.bulk_update(seats, ["clock_ms"])
-    _push_events(game, seats, events, start, game.seq, waiting, clocks.describe(game, seats, waiting, now_ms()))
-    game_id = game.id
-    transaction.on_commit(lambda: engine_cache.put(game_id, entry))
+    clock_list = clocks.describe(game, seats, waiting, now_ms())
+
+    def committed() -> None:
+        try:
+            push.send_many(_deliveries(game, entry, events, start, waiting, clock_list))
+        finally:
+            if not game.is_over:  # a finished game is read from its record (GameRecord)
+                engine_cache.put(game.id, entry)
+
+    # Robust: the move is stored; a failed push is logged, and clients resync on the gap they see.
+    transaction.on_commit(committed, robust=True)
 
 
 def start_game(game: Game, seats: list[Seat]) -> None:
     """Called by the lobby inside its transaction once the table is full and accepted."""
     entry = replay(game)
+    entry.seats = sorted(seats, key=lambda s: s.position)
     start = len(entry.history)
     clocks.start(game, seats, now_ms())
     events: list[Event] = []
     for seat, action_type, params in entry.engine.initial_actions():
-        events += _append(game, entry, seats, seat, action_type, params)
-    events += _auto_play(game, entry, seats)
+        events += _append(game, entry, seat, action_type, params)
+    events += _auto_play(game, entry)
     push.to_lobby({"type": "GameStarted", "game": game.id, "display_number": game.display_number,
-                   "game_type": game.game_type, "mode": game.mode, "players": players(seats)})
-    _commit(game, entry, seats, events, start)
+                   "game_type": game.game_type, "mode": game.mode, "players": players(entry.seats)})
+    _commit(game, entry, events, start)
+
+
+def _due(game: Game, now: int) -> bool:
+    return game.status == Status.ACTIVE and game.deadline_ms is not None and game.deadline_ms <= now
 
 
 def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
-                 answers: int | None = None) -> dict[str, Any]:
+                 answers: int | None = None, seat: int | None = None) -> dict[str, Any]:
     """Apply ``user``'s action. ``answers`` is the game seq the client had seen when it acted:
-    a reply to a seq this seat already answered is a duplicate and is not applied twice."""
+    a reply to a seq this seat already answered is a duplicate and is not applied twice. ``seat``,
+    when given, is the position the client believes it plays: naming another is refused."""
     if not isinstance(action_type, str) or not isinstance(params, list):
         raise GameError("InvalidMessage", "an action needs a type (string) and params (list)")
-    # A move that arrives after its clock ran out is too late: the automatic move comes first.
-    expire_due(game_id)
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(id=game_id).first()
-        if game is None:
-            raise NotFound("UnknownGame", f"no game {game_id}")
-        if game.status != Status.ACTIVE:
-            raise Conflict("GameNotActive", "the game is not in progress")
-        seats = _seated(game)
-        seat = next((s for s in seats if s.user_id == user.id), None)
-        if seat is None:
-            raise Forbidden("NotInGame", "you are not playing in this game")
-        if seat.forfeited:
-            raise Forbidden("Forfeited", "you have left this game")
-        if answers is not None:
-            if answers > game.seq:
-                raise Conflict("StaleAction", f"the game is at {game.seq}, not {answers}")
-            if game.actions.filter(seat=seat.position, seq__gt=answers).exists():
-                raise Conflict("DuplicateAction", f"you already acted after {answers}")
-        entry = _current(game)
-        # Seats the game waits for may act; so may any seat the engine offers an out-of-turn
-        # action (cribbage's pause and muggins), which the engine itself then validates.
-        if seat.position not in entry.engine.to_act() and not entry.engine.legal_actions(seat.position):
-            engine_cache.put(game.id, entry)
-            raise Conflict("NotYourTurn", "the game is not waiting for you")
-        start = len(entry.history)
-        try:
-            events = _append(game, entry, seats, seat.position, action_type, params, answers=answers)
-        except Rejection as rejection:
-            engine_cache.put(game.id, entry)  # a rejection leaves the engine as it was
-            raise GameError("IllegalAction", rejection.reason) from None
-        events += _auto_play(game, entry, seats)
-        _commit(game, entry, seats, events, start)
+    # A move that arrives after its clock ran out is too late: the automatic move comes first,
+    # committed on its own (the move may then be refused), found by the same locked read.
+    for attempt in range(2):
+        with engine_cache.writing(game_id), transaction.atomic():
+            try:
+                game = Game.objects.select_for_update().get(id=game_id)
+            except Game.DoesNotExist:
+                raise NotFound("UnknownGame", f"no game {game_id}") from None
+            now = now_ms()
+            if attempt == 0 and _due(game, now) and game.seed is not None:
+                _step(game, now)
+                continue
+            if game.status != Status.ACTIVE:
+                if seat is not None and viewer_position(game, user) != seat:
+                    raise Forbidden("NotYourSeat", f"you do not play seat {seat}")
+                raise Conflict("GameNotActive", "the game is not in progress")
+            entry = _current(game)
+            mine = next((s for s in entry.seats if s.user_id == user.id), None)
+            if seat is not None and (mine is None or mine.position != seat):
+                _put_back(game, entry)
+                raise Forbidden("NotYourSeat", f"you do not play seat {seat}")
+            if mine is None:
+                _put_back(game, entry)
+                raise Forbidden("NotInGame", "you are not playing in this game")
+            if mine.forfeited:
+                _put_back(game, entry)
+                raise Forbidden("Forfeited", "you have left this game")
+            if answers is not None:
+                if answers > game.seq:
+                    _put_back(game, entry)
+                    raise Conflict("StaleAction", f"the game is at {game.seq}, not {answers}")
+                if entry.last_acted.get(mine.position, 0) > answers:
+                    _put_back(game, entry)
+                    raise Conflict("DuplicateAction", f"you already acted after {answers}")
+            # Seats the game waits for may act; so may any seat the engine offers an out-of-turn
+            # action (cribbage's pause and muggins), which the engine itself then validates.
+            if mine.position not in entry.engine.to_act() and not entry.engine.legal_actions(mine.position):
+                _put_back(game, entry)
+                raise Conflict("NotYourTurn", "the game is not waiting for you")
+            start = len(entry.history)
+            try:
+                events = _append(game, entry, mine.position, action_type, params, answers=answers)
+            except Rejection as rejection:
+                _put_back(game, entry)  # a rejection leaves the engine as it was
+                raise GameError("IllegalAction", rejection.reason) from None
+            events += _auto_play(game, entry)
+            _commit(game, entry, events, start)
+            break
     return {"game": game.id, "v": game.seq}
 
 
-def expire_due(game_id: int, now: int | None = None) -> bool:
-    """Play every decision of ``game_id`` whose clock has run out; True if any was."""
-    now = now_ms() if now is None else now
-    if not Game.objects.filter(id=game_id, status=Status.ACTIVE, deadline_ms__lte=now).exists():
-        return False  # the common case costs one indexed read and no lock
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(id=game_id)
-        if game.status != Status.ACTIVE or game.deadline_ms is None or game.deadline_ms > now:
-            return False
-        seats = _seated(game)
-        entry = _current(game)
-        start = len(entry.history)
-        events = _expire(game, entry, seats, now)
-        _commit(game, entry, seats, events, start)
+def _put_back(game: Game, entry: Replayed) -> None:
+    """A refused request leaves the entry as it was: back into the cache at once."""
+    engine_cache.put(game.id, entry)
+
+
+def _step(game: Game, now: int) -> bool:
+    """One bounded step of what is due in ``game`` (locked by the caller): run-out clocks, then
+    the seats the server plays. True if anything was played."""
+    entry = _current(game)
+    start = len(entry.history)
+    events = _expire(game, entry, now)
+    _commit(game, entry, events, start)
     return bool(events)
 
 
-def expire_all_due(now: int | None = None) -> int:
-    """The clock sweeper's pass: enforce every deadline that has passed. Returns games touched."""
+def expire_due(game_id: int, now: int | None = None, *, wait: bool = True) -> bool:
+    """One step of what is due in ``game_id`` (clocks run out, seats the server plays); True if
+    anything was played. The game may still be due afterwards: ``play_due`` goes on. ``wait``
+    False: nothing is done if a writer of this process is at the game already (it will go on)."""
     now = now_ms() if now is None else now
-    due = list(Game.objects.filter(status=Status.ACTIVE, deadline_ms__lte=now).values_list("id", flat=True))
-    return sum(expire_due(game_id, now) for game_id in due)
+    if not Game.objects.filter(id=game_id, status=Status.ACTIVE, deadline_ms__lte=now).exists():
+        return False  # the common case costs one indexed read and no lock
+    writer = engine_cache.writing(game_id)
+    if not writer.acquire(blocking=wait):
+        return False
+    try:
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(id=game_id)
+            if not _due(game, now):
+                return False
+            return _step(game, now)
+    finally:
+        writer.release()
+
+
+def play_due(game_id: int, now: int | None = None) -> int:
+    """Every step due in ``game_id`` now, each its own transaction (so every other client's work
+    interleaves, and the pushes of each step go out before the next). Returns the steps played."""
+    steps = 0
+    while expire_due(game_id, now):
+        steps += 1
+    return steps
+
+
+def expire_all_due(now: int | None = None) -> int:
+    """The sweeper's pass: what is due in every game whose deadline has passed (clocks run out,
+    seats the server plays), one bounded step per game in turn until none is due. Returns the
+    number of games touched."""
+    touched: set[int] = set()
+    while True:
+        moment = now_ms() if now is None else now
+        due = list(Game.objects.filter(status=Status.ACTIVE, deadline_ms__lte=moment).values_list("id", flat=True))
+        # A game another thread of this process is at (a player's move, a play-out) is left to it.
+        played = {game_id for game_id in due if expire_due(game_id, moment, wait=False)}
+        if not played:
+            return len(touched)
+        touched |= played
 
 
 def forfeit(game: Game, seat: Seat) -> None:
-    """A player left a game in progress: the server plays for them from now on."""
+    """A player left a game in progress: the server plays for them from now on. Called inside the
+    caller's transaction with the row locked; the first step is played here, the rest is due at
+    once (``play_due``, or the sweeper)."""
     if seat.forfeited:
         raise Forbidden("Forfeited", "you have already left this game")
     seat.forfeited = True
     seat.save(update_fields=["forfeited"])
-    seats = _seated(game)
     entry = _current(game)
+    for cached in entry.seats:
+        if cached.position == seat.position:
+            cached.forfeited = True
     start = len(entry.history)
     push.to_lobby({"type": "PlayerForfeited", "game": game.id, "user": seat.user_id, "position": seat.position})
-    events = _auto_play(game, entry, seats)
-    _commit(game, entry, seats, events, start)
+    events = _auto_play(game, entry)
+    _commit(game, entry, events, start)
 
 
 def abort(game_id: int) -> Game:
@@ -318,26 +495,48 @@ def viewer_position(game: Game, user: User | None) -> int | None:
     return seat.position if seat else None
 
 
+def _position(entry: Replayed, user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s.position for s in entry.seats or [] if s.user_id == user.id), None)
+
+
 def _reveal(game: Game, user: User | None) -> bool:
     # Not even staff see hidden tiles of a live game here: a staff member may be playing in it or
     # talking to someone who is. The admin shows the action log, which is for after the fact.
     return game.is_over
 
 
-def _readable(game: Game) -> Replayed:
-    """The current state for reading, without disturbing a writer: cached entries are not taken."""
-    entry = engine_cache.take(game.id, game.seq)
-    if entry is not None:
-        engine_cache.put(game.id, entry)
-        return entry
-    # Up to the seq already read: a move committed meanwhile must not mix two versions.
-    return replay(game, upto=game.seq)
+@contextmanager
+def _reading(game: Game) -> Iterator[Replayed]:
+    """The current state for reading. The cached entry is taken out while it is read, so no writer
+    (which takes it to change it) and no other reader can share it with us; put back afterwards
+    unless a writer has put a newer one meanwhile. A writer that finds it gone rebuilds its own."""
+    # Never waits for a writer: a reader may run inside a transaction that a writer queued on
+    # the same lock waits for. A game being written is read from its log instead.
+    writer = engine_cache.writing(game.id)
+    free = writer.acquire(blocking=False)
+    try:
+        entry = engine_cache.take(game.id, game.seq) if free else None
+        if entry is None:
+            # Up to the seq already read: a move committed meanwhile must not mix two versions.
+            entry = replay(game, upto=game.seq)
+        _with_seats(game, entry)
+        try:
+            yield entry
+        finally:
+            if free and entry.seq == game.seq:
+                engine_cache.offer(game.id, entry)
+    finally:
+        if free:
+            writer.release()
 
 
 def seat_view(game: Game, position: int | None) -> dict[str, Any]:
     """The engine's view for one seat (None: a spectator) without the history: what a transport
     that answers every command with the current state needs, and no more."""
-    return _readable(game).engine.view(position, reveal_all=_reveal(game, None))
+    with _reading(game) as entry:
+        return entry.engine.view(position, reveal_all=_reveal(game, None))
 
 
 def history(game: Game, user: User | None, start: int = 0) -> dict[str, Any]:
@@ -346,34 +545,57 @@ def history(game: Game, user: User | None, start: int = 0) -> dict[str, Any]:
         raise GameError("InvalidStart", "start must not be negative")
     if game.status == Status.SETUP or game.seed is None:
         return {"game": game.id, "v": game.seq, "start": start, "messages": []}
-    entry = _readable(game)
-    viewer = viewer_position(game, user)
-    return {"game": game.id, "v": entry.seq, "start": start,
-            "messages": render_history(entry.history, viewer, _reveal(game, user), start)}
+    if game.status == Status.FINISHED:
+        return {"game": game.id, "v": game.seq, "start": start, "messages": _record(game).history[start:]}
+    with _reading(game) as entry:
+        viewer = _position(entry, user)
+        return {"game": game.id, "v": entry.seq, "start": start,
+                "messages": render_history(entry.history, viewer, _reveal(game, user), start)}
 
 
-def snapshot(game: Game, user: User | None) -> dict[str, Any]:
-    """A fresh per-seat picture of a game, for a client that reconnects or saw a gap."""
+def snapshot(game: Game, user: User | None, start: int = 0) -> dict[str, Any]:
+    """A fresh per-seat picture of a game, for a client that reconnects or saw a gap. ``start`` is
+    how many history messages the client already holds: only the rest is sent (``history_start``
+    says from where), so a client that follows a game never receives its whole history twice."""
+    if start < 0:
+        raise GameError("InvalidStart", "start must not be negative")
     base = {"type": "Snapshot", "game": game.id, "status": game.status, "v": game.seq,
             "chat": recent_chat(game.id)}
     if game.seed is None:
-        return {**base, "view": None, "history": [], "to_act": [], "legal": []}
-    entry = _readable(game)
-    viewer = viewer_position(game, user)
-    reveal = _reveal(game, user)
-    engine = entry.engine
+        return {**base, "view": None, "history": [], "history_start": 0, "to_act": [], "legal": []}
+    if game.status == Status.FINISHED:
+        return {**base, **_finished_snapshot(game, user, start)}
+    with _reading(game) as entry:
+        if start > len(entry.history):
+            raise GameError("InvalidStart", f"the game has {len(entry.history)} history messages, not {start}")
+        viewer = _position(entry, user)
+        reveal = _reveal(game, user)
+        engine = entry.engine
+        seated = entry.seats or []
+        waiting = [] if engine.is_over else engine.to_act()
+        return {
+            **base,
+            "position": viewer,
+            "players": players(seated),
+            "view": engine.view(viewer, reveal_all=reveal),
+            "history_start": start,
+            "history": render_history(entry.history, viewer, reveal, start),
+            "to_act": waiting,
+            "clocks": clocks.describe(game, seated, waiting, now_ms()),
+            "legal": engine.legal_actions(viewer) if viewer is not None and not engine.is_over else [],
+            "result": game.result,
+        }
+
+
+def _finished_snapshot(game: Game, user: User | None, start: int) -> dict[str, Any]:
+    record = _record(game)
+    if start > len(record.history):
+        raise GameError("InvalidStart", f"the game has {len(record.history)} history messages, not {start}")
     seated = _seated(game)
-    return {
-        **base,
-        "position": viewer,
-        "players": players(seated),
-        "view": engine.view(viewer, reveal_all=reveal),
-        "history": render_history(entry.history, viewer, reveal),
-        "to_act": [] if engine.is_over else engine.to_act(),
-        "clocks": clocks.describe(game, seated, [] if engine.is_over else engine.to_act(), now_ms()),
-        "legal": engine.legal_actions(viewer) if viewer is not None and not engine.is_over else [],
-        "result": game.result,
-    }
+    viewer = next((s.position for s in seated if user is not None and s.user_id == getattr(user, "id", None)), None)
+    return {"position": viewer, "players": players(seated), "view": record.view(viewer),
+            "history_start": start, "history": record.history[start:], "to_act": [],
+            "clocks": clocks.describe(game, seated, [], now_ms()), "legal": [], "result": game.result}
 
 
 def replay_step(game: Game, user: User | None, step: int) -> dict[str, Any]:
@@ -404,7 +626,12 @@ def post_chat(user: User, game_id: int | None, text: str) -> dict[str, Any]:
             raise NotFound("UnknownGame", f"no game {game_id}")
         message = ChatMessage.objects.create(user=user, game_id=game_id, text=text)
         payload = {"type": "Chat", **chat_item(message)}
-        push.to_lobby(payload)
+        if game_id is None:
+            push.to_lobby(payload)
+        else:
+            # A table's chat is the table's business: its players and spectators, not the lobby.
+            push.to_game(game_id, list(Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True)),
+                         payload)
     return payload
 
 

@@ -18,7 +18,7 @@ import logging
 import os
 import weakref
 
-from channels.db import database_sync_to_async
+from . import db, push
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +44,10 @@ def _start(loop: asyncio.AbstractEventLoop, running: weakref.WeakSet[asyncio.Abs
 async def sweep(interval: float = INTERVAL_SECONDS, stop: asyncio.Event | None = None) -> None:
     from .services import expire_all_due
 
-    expire = database_sync_to_async(expire_all_due)
     stop = stop or asyncio.Event()
     while not stop.is_set():
         try:
-            await expire()
+            await db.call(expire_all_due)
         except Exception:  # noqa: BLE001 - one bad pass must not stop the clocks of every game
             log.exception("clock sweep failed")
         try:
@@ -61,11 +60,10 @@ async def heartbeat(stop: asyncio.Event | None = None) -> None:
     """Keep this process's presence heartbeat fresh and clear the clients of dead processes."""
     from .presence import beat, heartbeat_seconds
 
-    refresh = database_sync_to_async(beat)
     stop = stop or asyncio.Event()
     while not stop.is_set():
         try:
-            await refresh()
+            await db.call(beat)
         except Exception:  # noqa: BLE001 - a missed beat is retried; the process is not dead
             log.exception("presence heartbeat failed")
         try:
@@ -79,6 +77,10 @@ def ensure_running() -> None:
     when GAME_CLOCK_SWEEPER=0 (test processes that drive the clocks themselves), the heartbeat not
     when PRESENCE_HEARTBEAT=0 (test processes, whose event loop ends with each test)."""
     loop = asyncio.get_running_loop()
+    if db.pooled():
+        # Database threads hand their pushes to this loop and go on (games/push.py). Where the
+        # database calls share one thread with the test's loop (an in-memory database), they wait.
+        push.serve_on(loop)
     if os.environ.get("PRESENCE_HEARTBEAT", "1") != "0" and loop not in _beating_on:
         _start(loop, _beating_on, heartbeat())
     if os.environ.get("GAME_CLOCK_SWEEPER", "1") != "0" and loop not in _running_on:

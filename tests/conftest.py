@@ -10,12 +10,21 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 
 # Tests that need time-outs drive the clocks themselves (services.expire_due); a sweeper thread in
 # the test process would race them. Server processes started by tests may turn it back on.
 os.environ.setdefault("GAME_CLOCK_SWEEPER", "0")
 # Likewise the presence heartbeat (its clean-up is tested by calling presence.beat directly).
 os.environ.setdefault("PRESENCE_HEARTBEAT", "0")
+
+# In-process tests run the consumers on the test's own event loop, one per test: their database
+# calls share one thread, as Channels does by default, and close their connection after each call.
+# The server's own model (a pool of threads with persistent connections, pushes handed to the
+# server's loop: games/db.py, games/push.py) is what the tests that start real servers exercise
+# (tests/served.py, the browser tests, tests/scaleout).
+settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+settings.DATABASE_THREADS = 0
 
 _names = itertools.count(1)
 

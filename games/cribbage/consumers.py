@@ -16,12 +16,11 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from accounts.models import User
 from accounts.tokens import check_token
-from games import limits, lobby, presence, services, sweeper
+from games import db, limits, lobby, presence, push, services, sweeper
 from games.errors import GameError
 from games.guard import GuardedConsumer
 from games.models import Status
@@ -69,9 +68,9 @@ class CribbageConsumer(GuardedConsumer):
         self._reset_table()
         sweeper.ensure_running()
         await self.accept()
-        self.user, self.token_id = await database_sync_to_async(self._authenticate)()
+        self.user, self.token_id = await db.call(self._authenticate)
         try:
-            await database_sync_to_async(gateway.check_link)(self.wanted, self.user)
+            await db.call(gateway.check_link, self.wanted, self.user)
         except gateway.Refused as refused:
             await self.part(codec.fatal(refused.reason))
             return
@@ -147,7 +146,7 @@ class CribbageConsumer(GuardedConsumer):
         # Each step runs whatever the one before did: the presence row must go in every case.
         try:
             if self.stage == TABLE and self.game_id is not None and self.status == Status.SETUP:
-                await database_sync_to_async(gateway.leave_table)(self.user, self.game_id)
+                await db.call(gateway.leave_table, self.user, self.game_id)
         finally:
             groups, self.groups_joined = self.groups_joined, []
             try:
@@ -156,7 +155,7 @@ class CribbageConsumer(GuardedConsumer):
             finally:
                 client_id, self.client_id = self.client_id, None
                 if client_id is not None:
-                    await database_sync_to_async(presence.disconnect)(client_id)
+                    await db.call(presence.disconnect, client_id)
                     # Announced like the lobby's clients, so links at a game in progress see the quit.
                     await self.channel_layer.group_send(LOBBY_GROUP, {
                         "type": "push.message", "skip_users": [],
@@ -222,7 +221,7 @@ class CribbageConsumer(GuardedConsumer):
                 await self.send_line(codec.warning(codec.REFUSAL[command.code], error.reason))
 
     async def _call(self, function: Callable[..., Any], *args: Any) -> Any:
-        return await database_sync_to_async(function)(*args)
+        return await db.call(function, *args)
 
     async def _state(self) -> gateway.TableState:
         return await self._call(gateway.table_state, self.game_id, self.user)
@@ -452,7 +451,7 @@ class CribbageConsumer(GuardedConsumer):
             return
         if event.get("skip_client") is not None and event.get("skip_client") == self.client_id:
             return
-        message = event["message"]
+        message = push.message_of(event)
         kind = message.get("type")
         if kind in ("ClientConnected", "ClientDisconnected"):
             await self.presence_changed()

@@ -44,7 +44,7 @@ const state = {
   // The v of the last Snapshot: pushes at or below it are already in the snapshot's history.
   snapshotV: null,
   busy: false,
-  resync: { inFlight: false, again: false },
+  resync: { inFlight: false, again: false, full: false },
   // Bumped when the whole history is replaced, so the log is redrawn instead of appended to.
   historyEpoch: 0,
 };
@@ -106,12 +106,17 @@ function act(type, params) {
   }
 }
 
-function requestResync() {
+// A Resync asks only for the history the page does not hold ("from"); `full` asks for all of it
+// again (a finished game reveals what the page was shown hidden).
+function requestResync(full = false) {
+  if (full) state.resync.full = true;
   if (state.resync.inFlight) {
     state.resync.again = true;
     return;
   }
-  if (socket.send({ type: "Resync", game: gameId }, "Resync") !== null) state.resync.inFlight = true;
+  const from = state.resync.full ? 0 : state.history.length;
+  state.resync.full = false;
+  if (socket.send({ type: "Resync", game: gameId, from }, "Resync") !== null) state.resync.inFlight = true;
 }
 
 // ---------------------------------------------------------------- messages
@@ -126,7 +131,12 @@ function onSnapshot(msg) {
   state.status = msg.status;
   state.v = msg.v;
   state.snapshotV = msg.v;
-  state.history = msg.history || [];
+  const from = msg.history_start || 0;
+  if (from > state.history.length) {
+    requestResync(true);  // cannot happen unless the page lost its log: start over
+    return;
+  }
+  state.history = state.history.slice(0, from).concat(msg.history || []);
   state.historyEpoch += 1;
   state.position = msg.position ?? null;
   state.view = msg.view ?? null;
@@ -150,9 +160,16 @@ function onGameMessages(msg) {
   state.v = Math.max(state.v ?? 0, msg.v);
   if (msg.clocks !== undefined) setClocks(msg.clocks);
   if (state.snapshotV !== null && msg.v > state.snapshotV) state.justStarted = false;
-  // Until the Snapshot arrives the old legal actions answer an old v: do not offer them.
-  state.legal = [];
   state.busy = false;
+  if (msg.view !== undefined) {
+    // The push carries the view and legal actions after the change: nothing to ask for.
+    state.view = msg.view;
+    state.legal = msg.legal || [];
+    state.toAct = msg.to_act || [];
+    return;
+  }
+  // Until a Snapshot arrives the old legal actions answer an old v: do not offer them.
+  state.legal = [];
   if (renderer.resyncAfterMessages) requestResync();
 }
 
@@ -210,7 +227,7 @@ function handle(msg) {
         state.status = msg.status;
         if (msg.result !== undefined) state.result = msg.result;
         // Once over, everything is revealed: fetch the full history.
-        requestResync();
+        requestResync(true);
       }
       break;
     case "PlayerForfeited":
@@ -393,6 +410,8 @@ const chat = chatRoot
 
 const socket = new LobbySocket({
   knownGames: () => (state.history.length ? [{ game: gameId, history_size: state.history.length }] : []),
+  // The page's Snapshot brings the history; Greetings need not.
+  withHistory: false,
   onMessage: handle,
   onStatus: (status, detail) => {
     els.conn.textContent = describeStatus(status, detail);

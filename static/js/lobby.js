@@ -185,14 +185,6 @@ function handle(msg) {
     case "GameStarted":
       onGameStarted(msg);
       break;
-    case "GameMessages": {
-      const game = state.games.get(msg.game);
-      if (game) {
-        game.v = Math.max(game.v || 0, msg.v);
-        game.history_size = Math.max(game.history_size || 0, historySize(msg));
-      }
-      break;
-    }
     case "GameInactive":
       state.setups.delete(msg.game);
       state.games.delete(msg.game);
@@ -363,6 +355,8 @@ const chat = createChat(document.getElementById("lobby-chat"), {
 const socket = new LobbySocket({
   // Only history sizes matter to the lobby; the server then sends just what was missed.
   knownGames: () => [...state.games.values()].map((g) => ({ game: g.game, history_size: g.history_size || 0 })),
+  // The lobby shows tables, not moves: no game's history with Greetings.
+  withHistory: false,
   onMessage: handle,
   onStatus: (status, detail) => {
     els.status.textContent = describeStatus(status, detail);

@@ -15,11 +15,14 @@ export class LobbySocket {
    * @param {object} options
    * @param {string} [options.path] WebSocket path.
    * @param {() => Array<{game:number, history_size:number}>} [options.knownGames]
+   * @param {boolean} [options.withHistory] false: Greetings without any game's history messages
+   *   (a page that draws no move, or fetches its one game's Snapshot, needs none).
    * @param {(message: object) => void} options.onMessage every server message, Greetings included.
    * @param {(status: string, detail?: object) => void} [options.onStatus]
    *   "connecting" | "online" | "offline" (will retry) | "closed" (gave up: FatalError).
    */
-  constructor({ path = "/ws/lobby/", knownGames = () => [], onMessage, onStatus = () => {} }) {
+  constructor({ path = "/ws/lobby/", knownGames = () => [], withHistory = true, onMessage, onStatus = () => {} }) {
+    this.withHistory = withHistory;
     this.path = path;
     this.knownGames = knownGames;
     this.onMessage = onMessage;
@@ -74,6 +77,7 @@ export class LobbySocket {
       const login = { type: "Login", version: PROTOCOL_VERSION };
       const games = this.knownGames();
       if (games && games.length) login.games = games;
+      if (!this.withHistory) login.history = false;
       ws.send(JSON.stringify(login));
     });
 

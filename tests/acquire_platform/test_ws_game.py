@@ -1,13 +1,15 @@
 """Acquire end to end over the WebSocket, on the full ASGI app (routing, auth, consumer, service).
 
 * Four protocol clients play a whole 4-player game, each deciding only from the ``legal`` list of
-  its own ``Snapshot``; a fifth user watches. One player and the spectator reconnect mid-game.
+  its own push (``GameMessages``), or of its own ``Snapshot`` when it has no push for the latest
+  v; a fifth user enters the game and watches. One player and the spectator reconnect mid-game.
   Afterwards the server-side truth is rebuilt step by step from the stored action log, and every
   frame every client received (Greetings, Snapshot, GameMessages, GameInactive and the lobby's
   own) is checked twice: (a) no frame sent while the game was in progress names a tile that was,
   at that moment, in another seat's rack or in the bag, nor carries a whole-state key (``racks``,
   ``tile_bag``, ``state``); (b) each frame is exactly what that seat may see: the history slice,
-  view, ``legal`` and ``to_act`` the engine gives for that viewer at that ``v``.
+  view, ``legal`` and ``to_act`` the engine gives for that viewer at that ``v``, in pushes and
+  Snapshots alike.
 * A timed game: one player's clock runs out mid-game and from then on the server plays that seat,
   then everyone's does and the server finishes the game. The review data downloaded from
   ``/api/games/<id>/review/`` flags exactly the automatically played actions with 1, at the
@@ -87,6 +89,8 @@ class Player:
         self.rng = random.Random(user.username)
         self.applied: list[int] = []  # the v of each of its own actions the server applied
         self.clocks: list[list[dict[str, Any]]] = []
+        self.legal: list[dict[str, Any]] = []  # from the push of v ``legal_v``
+        self.legal_v = -1
 
     async def read(self, timeout: float = 10) -> dict[str, Any]:
         frame = await self.client.recv(timeout)
@@ -104,11 +108,20 @@ class Player:
         if kind == "GameStarted":
             self.position = next((p["position"] for p in frame["players"] if p["user"] == self.user.id), None)
         elif kind == "GameMessages":
+            if frame["v"] <= self.v:
+                # Its moves came with a Snapshot read after this push was sent: an overlap.
+                assert frame["start"] + len(frame["messages"]) <= len(self.history)
+                return
             self._extend(frame["start"], frame["messages"], frame["v"])
             self.to_act = frame["to_act"]
+            self.legal, self.legal_v = frame["legal"], frame["v"]
             if frame["clocks"] is not None:
                 self.clocks.append(frame["clocks"])
-        elif kind == "Snapshot" and frame["v"] == self.v:
+        elif kind == "Snapshot" and frame["v"] >= self.v:
+            start = frame["history_start"]
+            assert start <= len(self.history)
+            self.history = self.history[:start] + frame["history"]
+            self.v = frame["v"]
             self.to_act = frame["to_act"]
         elif kind == "GameInactive":
             self.over = True
@@ -123,21 +136,27 @@ class Player:
         while self.v < v:
             await self.read()
 
-    async def resync(self) -> dict[str, Any]:
-        await self.client.send({"type": "Resync", "game": self.game_id})
+    async def resync(self, kind: str = "Resync", **extra: Any) -> dict[str, Any]:
+        """A Snapshot (``from``: only the history after what it holds)."""
+        await self.client.send({"type": kind, "game": self.game_id, **extra})
         while (frame := await self.read())["type"] != "Snapshot":
             pass
         return frame
 
     async def act(self, tolerate_races: bool = False) -> int | None:
-        """Ask for a Snapshot, choose from its ``legal``, send it; the v applied, or None."""
-        snapshot = await self.resync()
-        if not snapshot["legal"]:
+        """Choose from the ``legal`` of its push of the latest v (or, with none, of a Snapshot
+        it asks for), send it; the v applied, or None."""
+        if self.legal_v == self.v and self.legal:
+            legal, v = self.legal, self.v
+        else:
+            snapshot = await self.resync(**{"from": len(self.history)})
+            legal, v = snapshot["legal"], snapshot["v"]
+        if not legal:
             assert tolerate_races, f"{self.user.username} was told to act but has no legal action"
             return None
-        action, params = choose(snapshot["legal"], self.rng)
-        ref = f"{self.user.username}:{snapshot['v']}"
-        await self.client.send({"type": "DoGameAction", "game": self.game_id, "v": snapshot["v"],
+        action, params = choose(legal, self.rng)
+        ref = f"{self.user.username}:{v}"
+        await self.client.send({"type": "DoGameAction", "game": self.game_id, "v": v,
                                 "action": action, "params": params, "ref": ref})
         while (reply := await self.read())["type"] not in ("ActionApplied", "Error") or reply.get("ref") != ref:
             pass
@@ -194,6 +213,8 @@ async def table(clients, db_call, make_user, players: int, **create: Any) -> tup
         await conns[0].expect("UserJoinedGame", user=user.id)
     for conn in conns[:players]:
         await conn.send({"type": "AcceptSetup", "game": game_id})
+    await conns[players].expect("GameStarted", game=game_id)
+    await conns[players].send({"type": "EnterGame", "game": game_id})  # the spectator watches
     everyone = []
     for user, conn in zip(users, conns):
         player = Player(conn, user, game_id)
@@ -344,6 +365,8 @@ def check_frames(player: Player, truth: Truth) -> int:
             v = frame["v"]
             assert frame["game"] == game_id and frame["to_act"] == truth.to_act[v], what
             assert frame["messages"] == truth.rendered(viewer, frame["start"], v), what
+            assert frame["view"] == truth.views[v][viewer], what
+            assert frame["legal"] == truth.legal[v][viewer], what
             check_hidden(frame, viewer, v, truth, what)
         elif kind == "Snapshot":
             about_game += 1
@@ -351,7 +374,7 @@ def check_frames(player: Player, truth: Truth) -> int:
             assert frame["position"] == viewer and frame["to_act"] == truth.to_act[v], what
             assert frame["view"] == truth.views[v][viewer], what
             assert frame["legal"] == truth.legal[v][viewer], what
-            assert frame["history"] == truth.rendered(viewer, 0, v), what
+            assert frame["history"] == truth.rendered(viewer, frame["history_start"], v), what
             check_hidden(frame, viewer, v, truth, what)
         elif kind == "GameInactive":
             about_game += 1
@@ -400,8 +423,8 @@ async def test_four_clients_play_a_whole_game_and_no_frame_leaks(clients, db_cal
     closed.append(spectator)
     spectator = await reconnect(clients, spectator, remember=False)
     everyone = [*seats.values(), spectator]
-    for player in (back, spectator):
-        await player.resync()  # what a reconnected client does to learn who is to act
+    await back.resync()  # what a reconnected client does to learn who is to act
+    await spectator.resync("EnterGame", **{"from": len(spectator.history)})  # and to watch again
     await settle(everyone)
 
     # Now to the end, the spectator asking for a Snapshot now and then.

@@ -40,7 +40,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] != "django.db.backends.sqlite3":
+    if "sqlite" not in database["ENGINE"]:  # Django's backend, or config/sqlite's
         return
     test = database.setdefault("TEST", {})
     name = test.get("NAME")

@@ -80,12 +80,20 @@ async def test_six_players_and_spectator_sees_no_rack(clients, db_call, make_use
     watcher = await db_call(make_user)
     spectator = await clients(watcher)
     users, conns, game_id, _ = await start_game(clients, db_call, make_user, n=6)
-    pushed = await spectator.expect("GameMessages", game=game_id)
-    assert all(m["params"] == [None] for m in pushed["messages"] if m["type"] == "DrewTile")
     await spectator.send({"type": "EnterGame", "game": game_id})
     snapshot = await spectator.expect("Snapshot")
     assert snapshot["position"] is None and snapshot["legal"] == []
+    assert all(m["params"] == [None] for m in snapshot["history"] if m["type"] == "DrewTile")
     assert "tile_bag" not in str(snapshot["view"]).lower() or snapshot["view"].get("tile_bag") is None
+    users, conns = await by_position(db_call, users, conns, game_id)
+    seat, action, params = await db_call(next_move, game_id)
+    await conns[seat].send({"type": "DoGameAction", "game": game_id, "action": action, "params": params,
+                            "v": snapshot["v"]})
+    # An entered spectator's push: the move, the spectators' view, nothing to act on, no rack.
+    pushed = await spectator.expect("GameMessages", game=game_id)
+    assert pushed["start"] == len(snapshot["history"]) and pushed["legal"] == []
+    assert all(m["params"] == [None] for m in pushed["messages"] if m["type"] == "DrewTile")
+    assert all("rack" not in player for player in pushed["view"]["players"])
 
 
 async def test_specified_teams_are_honoured(clients, db_call, make_user):

@@ -1,8 +1,9 @@
 """Hidden information over a whole game: every frame each seat and a spectator receive is checked.
 
-Test clients play a complete 3-player Acquire game through the WebSocket. No frame to a seat may
-carry a tile another seat drew, another seat's rack, or the tile bag; no frame to a spectator may
-carry any drawn tile. Snapshots are requested along the way so they are checked too.
+Test clients play a complete 3-player Acquire game through the WebSocket; a spectator entered the
+game. No frame to a seat may carry a tile another seat drew, another seat's rack, or the tile bag
+(pushes carry views now, so theirs are checked too); no frame to a spectator may carry any drawn
+tile. Snapshots are requested along the way so they are checked too.
 """
 
 from __future__ import annotations
@@ -36,6 +37,13 @@ def drawn_tiles(game_id: int) -> dict[int, set[int]]:
     return drawn
 
 
+def after_the_end(frame: dict) -> bool:
+    """The finished game's Snapshot, or the push of the move that ended it: everything revealed."""
+    if frame["type"] == "Snapshot":
+        return frame["status"] == "finished"
+    return frame["to_act"] == [] and bool(frame["view"].get("is_over"))
+
+
 def check_frame(frame: dict, viewer: int | None) -> None:
     text = json.dumps(frame)
     assert "tile_bag" not in text and "racks" not in text, frame["type"]
@@ -64,6 +72,8 @@ async def test_no_frame_reveals_hidden_tiles_over_a_whole_game(clients, db_call,
         await conn.send({"type": "AcceptSetup", "game": game_id})
     for conn in conns:
         await conn.expect("GameStarted")
+    await spectator.send({"type": "EnterGame", "game": game_id})  # the game's pushes from now on
+    await spectator.expect("Snapshot")
     positions = await db_call(lambda: dict(Seat.objects.filter(game_id=game_id).values_list("user_id", "position")))
     by_seat = {positions[u.id]: c for u, c in zip(users, conns)}
 
@@ -97,7 +107,7 @@ async def test_no_frame_reveals_hidden_tiles_over_a_whole_game(clients, db_call,
             if frame.get("game") != game_id or frame["type"] not in {"GameMessages", "Snapshot"}:
                 continue
             checked += 1
-            if frame["type"] == "Snapshot" and frame["status"] == "finished":
+            if after_the_end(frame):
                 continue  # after the end everything may be seen
             check_frame(frame, seat)
             for message in frame.get("messages", []):
@@ -105,15 +115,17 @@ async def test_no_frame_reveals_hidden_tiles_over_a_whole_game(clients, db_call,
                     assert message["params"][0] in drawn[seat]
                     own_draws += 1
         assert own_draws == len(drawn[seat])  # a seat does see every tile it drew itself
-    finished_snapshots = 0
+    finished = 0
+    spectator_pushes = 0
     for frame in spectator.received:
         if frame.get("game") == game_id and frame["type"] in {"GameMessages", "Snapshot"}:
             checked += 1
-            if frame["type"] == "Snapshot" and frame["status"] == "finished":
+            spectator_pushes += frame["type"] == "GameMessages"
+            if after_the_end(frame):
                 # After the end the spectator may see everything, the tile bag included.
-                finished_snapshots += 1
+                finished += 1
                 assert "tile_bag" in json.dumps(frame)
                 continue
             check_frame(frame, None)
-    assert finished_snapshots >= 1
+    assert finished >= 2 and spectator_pushes >= moves
     assert checked > 3 * moves

@@ -14,7 +14,7 @@ import os
 import pytest
 from django.utils.module_loading import import_string
 
-from config.channel_layers import channel_layers
+from config.channel_layers import channel_layers, spans_processes
 
 REDIS_URL = os.environ.get("SCALEOUT_REDIS_URL", "redis://127.0.0.1:6379/7")
 
@@ -43,4 +43,6 @@ async def test_a_receive_outlasts_the_blocking_wait_and_the_old_socket_timeout()
 
 
 def test_the_in_memory_layer_is_the_default():
-    assert channel_layers("")["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert channel_layers("")["default"]["BACKEND"] == "config.memory_layer.MemoryChannelLayer"
+    assert not spans_processes(channel_layers(""))
+    assert spans_processes(channel_layers("redis://127.0.0.1:6379/0"))

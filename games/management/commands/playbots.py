@@ -106,13 +106,15 @@ def play_table(game_type: str, mode: Mode, users: list[User], choose: BotChoice,
     actions = 0
     for _ in range(MAX_ACTIONS):
         game.refresh_from_db()
-        snap = services.snapshot(game, user)
+        # A bot decides from the view and legal actions; the history it has no use for is left out
+        # (``start`` at its end), so a decision costs the same early and late in the game.
+        snap = services.snapshot(game, user, start=game.history_size)
         if game.status != Status.ACTIVE or not snap["to_act"]:
             break
         if snap["position"] not in snap["to_act"]:
             # Another seat is to act: look again, from that seat.
             user = by_position[snap["to_act"][0]]
-            snap = services.snapshot(game, user)
+            snap = services.snapshot(game, user, start=game.history_size)
         action_type, params = choose(snap["view"], snap["legal"], rng)
         try:
             services.apply_action(game.id, user, action_type, params, answers=game.seq)

@@ -1,0 +1,118 @@
+"""The live path stays lean: the queries one action and one Snapshot cost do not grow with the
+game's length or the number of games (docs/architecture.md, "The live path")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import lobby, presence, services
+from games.models import Game
+
+# One locked read of the game row, the append, the row update; the rest is the transaction
+# itself (BEGIN and COMMIT). A timed game adds the seats' clocks (one bulk update). The tests
+# commit for real: the engine returns to the cache only once a change commits.
+ACTION_QUERIES = 5
+# The game row and the table's recent chat.
+SNAPSHOT_QUERIES = 2
+
+GAMES = [("acquire", 4), ("cribbage", 2), ("riichi", 4)]
+
+
+def open_game(make_user, game_type: str, mode: int, others: int = 0) -> tuple[Game, dict[int, object]]:
+    users = [make_user() for _ in range(mode)]
+    game = lobby.create_table(users[0], game_type, mode)
+    for user in users[1:]:
+        lobby.join(user, game.id)
+    for user in users:
+        lobby.accept(user, game.id)
+    game.refresh_from_db()
+    return game, {s.position: s.user for s in game.seats.select_related("user")}
+
+
+def play_one(game: Game, players: dict[int, object], *, cold: bool = False) -> int:
+    """The engine's automatic move for the first seat the game waits for; its query count.
+    ``cold``: with the engine cache emptied first (as in a process that did not make the last move)."""
+    with services._reading(Game.objects.get(id=game.id)) as entry:
+        seat = entry.engine.to_act()[0]
+        action, params = entry.engine.auto_action(seat)
+        seq = entry.seq
+    if cold:
+        services.engine_cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        services.apply_action(game.id, players[seat], action, params, answers=seq)
+    return len(queries)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("game_type", "mode"), GAMES)
+def test_queries_per_action_and_snapshot_are_bounded(make_user, game_type, mode):
+    # Other games on the site cost the action nothing.
+    for _ in range(3):
+        open_game(make_user, game_type, mode)
+    game, players = open_game(make_user, game_type, mode)
+    counts = []
+    snapshots = []
+    for _ in range(60):
+        game.refresh_from_db()
+        if game.is_over:
+            break
+        counts.append(play_one(game, players))
+        with CaptureQueriesContext(connection) as queries:
+            presence.snapshot_for(players[0], game.id)
+        snapshots.append(len(queries))
+    assert len(counts) >= 30, "the game ended too soon to show anything"
+    assert max(counts) <= ACTION_QUERIES, counts
+    assert max(snapshots) <= SNAPSHOT_QUERIES, snapshots
+    # Flat: the last moves cost what the first did.
+    assert counts[-5:] == counts[:5] or max(counts[-5:]) <= min(counts[:5])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_timed_game_adds_only_the_clocks(make_user):
+    users = [make_user() for _ in range(2)]
+    game = lobby.create_table(users[0], "acquire", 2, time_start=600, time_increment=1)
+    lobby.join(users[1], game.id)
+    for user in users:
+        lobby.accept(user, game.id)
+    game.refresh_from_db()
+    players = {s.position: s.user for s in game.seats.select_related("user")}
+    counts = [play_one(game, players) for _ in range(20)]
+    assert max(counts) <= ACTION_QUERIES + 1, counts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cold_cache_costs_a_replay_once(make_user):
+    """A process that did not make the last move (another Daphne) rebuilds once, then is lean."""
+    game, players = open_game(make_user, "acquire", 2)
+    for _ in range(10):
+        play_one(game, players)
+    cold = play_one(game, players, cold=True)
+    warm = play_one(game, players)
+    assert cold > warm and warm <= ACTION_QUERIES
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_game_is_read_from_its_record_not_replayed(make_user):
+    game, players = open_game(make_user, "cribbage", 2)
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.is_over:
+            break
+        play_one(game, players)
+    assert game.status == "finished"
+    services.engine_cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        snapshot = presence.snapshot_for(players[1], game.id)
+        history = services.history(game, players[0], start=5)
+    assert not any("games_action" in q["sql"] for q in queries.captured_queries)
+    assert len(queries) <= SNAPSHOT_QUERIES + 3  # the record and the seats, for each
+    # What the record says is what the log replayed says, everything revealed.
+    entry = services.replay(game)
+    revealed = json.loads(json.dumps(services.render_history(entry.history, None, True)))
+    assert snapshot["history"] == revealed and history["messages"] == revealed[5:]
+    assert snapshot["view"] == json.loads(json.dumps(entry.engine.view(1, reveal_all=True)))
+    assert snapshot["position"] == 1 and snapshot["legal"] == [] and snapshot["to_act"] == []
