@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (see games/routing.py)."""
 
+import gc
 import os
 import sys
 
@@ -19,6 +20,10 @@ from games import sweeper  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 router = ProtocolTypeRouter({"http": django_asgi_app, "websocket": URLRouter(websocket_urlpatterns)})
+
+# Everything loaded so far lives as long as the process: take it out of the garbage collector's
+# full collections, which otherwise walk it all (a pause of every thread, the event loop's too).
+gc.freeze()
 
 
 async def application(scope, receive, send):

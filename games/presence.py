@@ -85,8 +85,12 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
     ).exists():
         entered = rejoin
     forget_dead_servers()
-    limits.connections(Client.objects.filter(user=user).count())
-    client = Client.objects.create(user=user, channel_name=channel_name, game_id=entered, server=SERVER_ID)
+    with transaction.atomic():
+        # Count and add under the user's row lock: two log-ins of one user on two database threads
+        # (or two processes) must not both see room for one more.
+        User.objects.select_for_update().filter(id=user.id).exists()
+        limits.connections(Client.objects.filter(user=user).count())
+        client = Client.objects.create(user=user, channel_name=channel_name, game_id=entered, server=SERVER_ID)
 
     setting_up = list(
         Game.objects.filter(status=Status.SETUP)

@@ -14,7 +14,6 @@ pushes after it, so a long play-out never holds the row (or the SQLite file) for
 
 from __future__ import annotations
 
-import json
 import random
 import threading
 import time
@@ -274,19 +273,19 @@ def _store_record(game: Game, entry: Replayed) -> GameRecord:
     engine = entry.engine
     views = {str(s.position): engine.view(s.position, reveal_all=True) for s in entry.seats or []}
     views["spectator"] = engine.view(None, reveal_all=True)
-    record = GameRecord(game=game, history=render_history(entry.history, None, True), views=views)
-    # JSON as the client reads it (an Acquire tile map's int keys are strings there).
-    record.history, record.views = json.loads(json.dumps([record.history, record.views]))
-    GameRecord.objects.update_or_create(game=game, defaults={"history": record.history, "views": record.views})
+    record, _ = GameRecord.objects.update_or_create(
+        game=game, defaults={"history": render_history(entry.history, None, True), "views": views})
     return record
 
 
 def _record(game: Game) -> GameRecord:
-    """A finished game's stored record; a game finished before records were kept gets one now."""
+    """A finished game's stored record, as read back from the database (JSON: an Acquire tile
+    map's int keys are strings, as every client reads them); a game that finished before records
+    were kept gets one now."""
     record = GameRecord.objects.filter(game=game).first()
     if record is None:
-        entry = _with_seats(game, replay(game))
-        record = _store_record(game, entry)
+        _store_record(game, _with_seats(game, replay(game)))
+        record = GameRecord.objects.get(game=game)
     return record
 
 
