@@ -4,8 +4,12 @@ The action log is the truth. Everything a client sees (history, snapshots, repla
 data, paifu) is derived from it by replaying the engine.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 
 
 class Arrangement(models.IntegerChoices):
@@ -44,6 +48,9 @@ class Game(models.Model):
     # Number of actions in the log; every pushed game message carries it.
     seq = models.PositiveIntegerField(default=0)
     history_size = models.PositiveIntegerField(default=0, help_text="Number of game history messages so far")
+    # Bumped by every change to the table's chat (posted, edited or deleted in the admin), so a
+    # process can keep the recent chat of a table and know from the row whether it is current.
+    chat_version = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     started = models.DateTimeField(null=True, blank=True)
@@ -139,6 +146,15 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text[:40]}"
+
+
+@receiver(post_save, sender=ChatMessage)
+@receiver(post_delete, sender=ChatMessage)
+def _chat_changed(sender: type[ChatMessage], instance: ChatMessage, **kwargs: Any) -> None:
+    """Every change to a table's chat, however made (posted, or edited and deleted one by one or
+    in bulk in the admin: both send these signals), bumps the table's ``chat_version``."""
+    if instance.game_id is not None:
+        Game.objects.filter(id=instance.game_id).update(chat_version=models.F("chat_version") + 1)
 
 
 class Client(models.Model):

@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import threading
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -99,9 +101,37 @@ def send_many(deliveries: list[Delivery]) -> None:
     loop, outbox = _loop, _outbox
     if loop is not None and outbox is not None and loop.is_running() and not _on(loop):
         loop.call_soon_threadsafe(outbox.put_nowait, events)
-    else:
-        # No server loop to hand over to (a management command, a test's own loop): wait for it.
+    elif _outer_loop() is not None:
+        # A thread of some other running loop (a test's own): send on that loop, and wait.
         async_to_sync(_send_all)(events)
+    else:
+        # No loop at all (a management command, a script, a sync test): async_to_sync would start
+        # a thread and a loop for every call; one loop of this process's own sends them, waited for.
+        asyncio.run_coroutine_threadsafe(_send_all(events), _own_loop()).result()
+
+
+def _outer_loop() -> asyncio.AbstractEventLoop | None:
+    """The running loop this thread was called from through sync_to_async, if any (the loop
+    async_to_sync would use)."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
+_own: asyncio.AbstractEventLoop | None = None
+_own_lock = threading.Lock()
+
+
+def _own_loop() -> asyncio.AbstractEventLoop:
+    """A loop on a daemon thread, started once per process, for pushes made outside any loop."""
+    global _own
+    with _own_lock:
+        if _own is None or _own.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="push-sender", daemon=True).start()
+            _own = loop
+        return _own
 
 
 def _on(loop: asyncio.AbstractEventLoop) -> bool:

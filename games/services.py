@@ -29,6 +29,7 @@ from django.utils import timezone
 from accounts.models import User
 
 from . import clocks, limits, push
+from .chat_cache import RecentChatCache
 from .engine import Engine, Event, Rejection
 from .errors import Conflict, Forbidden, GameError, NotFound
 from .models import Action, ChatMessage, Game, GameRecord, Seat, Status
@@ -109,6 +110,7 @@ class _EngineCache:
 
 
 engine_cache = _EngineCache()
+chat_cache = RecentChatCache()
 
 
 def new_engine(game: Game) -> Engine:
@@ -559,7 +561,7 @@ def snapshot(game: Game, user: User | None, start: int = 0) -> dict[str, Any]:
     if start < 0:
         raise GameError("InvalidStart", "start must not be negative")
     base = {"type": "Snapshot", "game": game.id, "status": game.status, "v": game.seq,
-            "chat": recent_chat(game.id)}
+            "chat": table_chat(game)}
     if game.seed is None:
         return {**base, "view": None, "history": [], "history_start": 0, "to_act": [], "legal": []}
     if game.status == Status.FINISHED:
@@ -637,6 +639,11 @@ def post_chat(user: User, game_id: int | None, text: str) -> dict[str, Any]:
 def chat_item(message: ChatMessage) -> dict[str, Any]:
     return {"game": message.game_id, "id": message.id, "user": message.user_id,
             "username": message.user.username, "text": message.text, "at": message.created.isoformat()}
+
+
+def table_chat(game: Game) -> list[dict[str, Any]]:
+    """``recent_chat`` of a table, as of the given row (kept per process, see chat_cache)."""
+    return chat_cache.get(game.id, game.chat_version, lambda: recent_chat(game.id))
 
 
 def recent_chat(game_id: int | None, limit: int = RECENT_CHAT) -> list[dict[str, Any]]:

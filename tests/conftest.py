@@ -77,11 +77,15 @@ def clear_limits() -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_engine_cache():
-    from games.services import engine_cache
+    # Each test's rollback lets the next reuse game ids: nothing a process keeps per game may
+    # outlive the test.
+    from games.services import chat_cache, engine_cache
 
     engine_cache.clear()
+    chat_cache.clear()
     yield
     engine_cache.clear()
+    chat_cache.clear()
 
 
 @pytest.fixture

@@ -208,19 +208,19 @@ def cached_world(key: str, build: Callable[[], Any]) -> Any:
 
 
 def _clear_engine_cache() -> None:
-    from games.services import engine_cache
+    from games.services import chat_cache, engine_cache
 
     engine_cache.clear()
+    chat_cache.clear()
 
 
 def reset_process_state(rng: random.Random) -> None:
     """What lives outside the database: the engine cache, rate-limit counters, channel layers."""
     from channels.layers import channel_layers
 
-    from games.services import engine_cache
     from tests.conftest import clear_limits
 
-    engine_cache.clear()
+    _clear_engine_cache()
     clear_limits()
     channel_layers.backends.clear()
     rng.seed(0)

@@ -10,14 +10,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import lobby, presence, services
-from games.models import Game
+from games.models import ChatMessage, Game
 
 # One locked read of the game row, the append, the row update; the rest is the transaction
 # itself (BEGIN and COMMIT). A timed game adds the seats' clocks (one bulk update). The tests
 # commit for real: the engine returns to the cache only once a change commits.
 ACTION_QUERIES = 5
-# The game row and the table's recent chat.
-SNAPSHOT_QUERIES = 2
+# The game row; the table's recent chat is read only when its ``chat_version`` changed.
+SNAPSHOT_QUERIES = 1
 
 GAMES = [("acquire", 4), ("cribbage", 2), ("riichi", 4)]
 
@@ -116,3 +116,33 @@ def test_a_finished_game_is_read_from_its_record_not_replayed(make_user):
     assert snapshot["history"] == revealed and history["messages"] == revealed[5:]
     assert snapshot["view"] == json.loads(json.dumps(entry.engine.view(1, reveal_all=True)))
     assert snapshot["position"] == 1 and snapshot["legal"] == [] and snapshot["to_act"] == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_snapshot_reads_the_chat_only_when_it_changed(make_user):
+    game, players = open_game(make_user, "acquire", 2)
+    first, second = players[0], players[1]
+
+    def snapshot() -> tuple[list[str], int]:
+        with CaptureQueriesContext(connection) as queries:
+            chat = presence.snapshot_for(first, game.id)["chat"]
+        reads = sum("games_chatmessage" in q["sql"] for q in queries.captured_queries)
+        return [item["text"] for item in chat], reads
+
+    assert snapshot() == ([], 0)  # a table that never chatted
+    services.post_chat(second, game.id, "hello")
+    assert snapshot() == (["hello"], 1)
+    assert snapshot() == (["hello"], 0)  # kept, and known current from the row
+    services.post_chat(first, game.id, "hi")
+    assert snapshot() == (["hello", "hi"], 1)
+    # The admin edits and deletes in bulk (queryset.delete); the next Snapshot reads again.
+    message = ChatMessage.objects.get(text="hello")
+    message.text = "[removed]"
+    message.save()
+    assert snapshot() == (["[removed]", "hi"], 1)
+    ChatMessage.objects.filter(game=game, text="hi").delete()
+    assert snapshot() == (["[removed]"], 1)
+    # Another game's chat changes nothing here.
+    other, other_players = open_game(make_user, "acquire", 2)
+    services.post_chat(other_players[0], other.id, "elsewhere")
+    assert snapshot() == (["[removed]"], 0)

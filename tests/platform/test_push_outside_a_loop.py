@@ -1,0 +1,27 @@
+"""Pushes made outside any event loop (a management command such as playbots, a script, a sync
+test) go through one loop of the process's own: delivered in order, waited for, and without a
+thread and a loop started for every push (games/push.py)."""
+
+from __future__ import annotations
+
+import threading
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games import push
+
+
+def test_pushes_outside_a_loop_arrive_in_order_on_one_thread():
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(push.game_group(7), channel)
+    push.send_many([(push.game_group(7), {"type": "Chat", "n": 0}, [])])  # starts the process's loop
+    threads = threading.active_count()
+    for n in range(1, 40):
+        push.send_many([(push.game_group(7), {"type": "Chat", "n": n}, [])])
+        # No thread is left starting or finishing: the count is the same after every push.
+        assert threading.active_count() == threads
+    received = [push.message_of(async_to_sync(layer.receive)(channel))["n"] for _ in range(40)]
+    assert received == list(range(40))
+    assert any(t.name == "push-sender" for t in threading.enumerate())
