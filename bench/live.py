@@ -221,6 +221,8 @@ class Stats:
     gaps: int = 0  # GameMessages whose start showed a dropped frame (then a Resync)
     stalls: int = 0  # seats resynced because they fell behind (see _until_finished)
     late: int = 0  # GameMessages older than one the seat already had (reordered, e.g. by two processes)
+    frames: int = 0  # frames the clients received inside the window
+    table_frames: int = 0  # of those, about the client's own table (its moves, its replies)
     resyncs: int = 0  # every Resync sent inside the window (old path: one per decision)
     from_push: int = 0  # decisions taken from a push's own legal and view
     from_snapshot: int = 0  # decisions taken from a Snapshot (the first of each table's first game too)
@@ -376,6 +378,9 @@ async def _seat_reader(seat: Seat, stats: Stats, choose: Choose) -> None:
     async for text in seat.ws:
         now = stats.last_frame = time.perf_counter()
         table = seat.table
+        if stats.inside(now):
+            stats.frames += 1
+            stats.table_frames += table is not None and seat.marker in text
         if text.startswith('{"type":"Error"'):
             error = json.loads(text)
             ref = error.get("ref")
@@ -756,6 +761,8 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
         "gaps": stats.gaps,
         "stalls": stats.stalls,
         "late": stats.late,
+        "frames": stats.frames,
+        "table_frames": stats.table_frames,
         "setup_retries": stats.setup_retries,
         "setup_failures": stats.setup_failures,
         "errors": stats.errors,
@@ -793,6 +800,9 @@ def describe(figures: dict[str, Any], indent: str = "  ") -> list[str]:
         f"{indent}dropped frames: {f['gaps']} gaps and {f['stalls']} stalls resynced, {f['setup_retries']} "
         f"GameCreated ({f['setup_failures']} tables gave up); {f['late']} pushes out of order; "
         f"errors {f['errors'] or 'none'}",
+        f"{indent}frames received: {f['frames']} ({f['frames'] / max(1, f['actions']):.1f} per action), "
+        f"{f['table_frames']} of them about the client's own table, the rest lobby messages "
+        "(tables being set up, started, ended; clients connecting, entering games)",
         f"{indent}CPU cores busy: server {f['server_cpu_total']}"
         + (f" (per process {f['server_cpu']})" if f["daphnes"] > 1 else "")
         + f", bot clients {f['client_cpu']}; migrate and users {f['setup_seconds']}s, "

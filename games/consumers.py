@@ -20,7 +20,7 @@ from accounts.tokens import check_token
 from . import db, limits, lobby, presence, services, sweeper, validation
 from .errors import GameError
 from .guard import GuardedConsumer
-from .push import LOBBY_GROUP, game_group, user_group
+from .push import LOBBY_GROUP, event_of, game_group, user_group
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +114,7 @@ class LobbyConsumer(GuardedConsumer):
             await self._follow(None)
         finally:
             await db.call(presence.disconnect, client_id)
-        await self.channel_layer.group_send(LOBBY_GROUP, {
-            "type": "push.message", "skip_users": [],
-            "message": {"type": "ClientDisconnected", "client": client_id},
-        })
+        await self.channel_layer.group_send(LOBBY_GROUP, event_of({"type": "ClientDisconnected", "client": client_id}))
 
     async def internal_error(self, message: dict[str, Any]) -> None:
         if message.get("type") != "websocket.receive":
@@ -274,10 +271,8 @@ class LobbyConsumer(GuardedConsumer):
             await self.channel_layer.group_add(game_group(game_id), self.channel_name)
 
     async def _entered(self, game_id: int | None) -> None:
-        await self.channel_layer.group_send(LOBBY_GROUP, {
-            "type": "push.message", "skip_users": [],
-            "message": {"type": "ClientEnteredGame", "client": self.client_id, "game": game_id},
-        })
+        await self.channel_layer.group_send(LOBBY_GROUP, event_of(
+            {"type": "ClientEnteredGame", "client": self.client_id, "game": game_id}))
 
     async def create_game(self, message: dict[str, Any]) -> None:
         game_type = message.get("game_type", "acquire")

@@ -41,14 +41,19 @@ Delivery = tuple[str, dict[str, Any], list[int]]  # group, message, users to ski
 Event = tuple[str, dict[str, Any]]  # group, channel-layer event
 
 
+def event_of(message: dict[str, Any], skip_users: list[int] | None = None) -> dict[str, Any]:
+    """The channel-layer event of ``message`` for every receiver alike, encoded once (a lobby
+    message reaches every client: encoding it per client cost as much as sending it)."""
+    return {"type": "push.message", "text": json.dumps(message, separators=(",", ":")),
+            "skip_users": skip_users or []}
+
+
 def _events(deliveries: list[Delivery]) -> list[Event]:
     """Each message encoded once, as JSON text, by the thread that made it: a consumer sends the
     text as it is (no encoding per client on the event loop), and the channel layer carries only
     strings (the Redis layer's msgpack refuses the int keys a game's view may have; JSON makes
     them strings, as every client sees them anyway)."""
-    return [(group, {"type": "push.message", "text": json.dumps(message, separators=(",", ":")),
-                     "skip_users": skip_users})
-            for group, message, skip_users in deliveries]
+    return [(group, event_of(message, skip_users)) for group, message, skip_users in deliveries]
 
 
 def message_of(event: dict[str, Any]) -> dict[str, Any]:
