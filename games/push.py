@@ -14,6 +14,7 @@ import os
 import threading
 from typing import Any
 
+import orjson
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -44,8 +45,19 @@ Event = tuple[str, dict[str, Any]]  # group, channel-layer event
 def event_of(message: dict[str, Any], skip_users: list[int] | None = None) -> dict[str, Any]:
     """The channel-layer event of ``message`` for every receiver alike, encoded once (a lobby
     message reaches every client: encoding it per client cost as much as sending it)."""
-    return {"type": "push.message", "text": json.dumps(message, separators=(",", ":")),
-            "skip_users": skip_users or []}
+    return {"type": "push.message", "text": encode(message), "skip_users": skip_users or []}
+
+
+def encode(message: dict[str, Any]) -> str:
+    """Compact JSON text, as ``json.dumps`` with no spaces would give (non-ASCII as UTF-8, not
+    escaped), several times faster: every push of every move is encoded here. Int keys (an Acquire
+    view's tile map) become strings, as ``json`` makes them."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        # What orjson refuses and json takes (an int beyond 64 bits, a lone surrogate): the
+        # message still goes out.
+        return json.dumps(message, separators=(",", ":"))
 
 
 def _events(deliveries: list[Delivery]) -> list[Event]:

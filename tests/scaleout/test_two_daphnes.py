@@ -124,6 +124,17 @@ class Peer:
                 if message["type"] in types:
                     return message
 
+    async def join_outcome(self, client: int, timeout: float = 10) -> dict:
+        """This client's own answer to JoinGame: an Error, or the lobby's ClientEnteredGame naming
+        this client (another client's ClientEnteredGame reaches every client of the lobby too, and
+        may arrive first)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = json.loads(await self.ws.recv())
+                if message["type"] == "Error" or (message["type"] == "ClientEnteredGame"
+                                                  and message["client"] == client):
+                    return message
+
 
 def _actions(database_url: str, game_id: int) -> list[tuple[int, int, str]]:
     with psycopg.connect(database_url) as conn:
@@ -144,8 +155,8 @@ async def test_two_processes_share_lobby_and_serialise_conflicting_moves(cluster
     p1, p2 = cluster["ports"]
     tokens = cluster["tokens"]
     north, _ = await Peer.login(p1, tokens["north"])
-    south, _ = await Peer.login(p2, tokens["south"])
-    east, _ = await Peer.login(p2, tokens["east"])
+    south, south_greetings = await Peer.login(p2, tokens["south"])
+    east, east_greetings = await Peer.login(p2, tokens["east"])
     try:
         # A table opened on process 1 appears live on process 2.
         await north.send({"type": "CreateGame", "game_type": "acquire", "mode": 2})
@@ -154,7 +165,8 @@ async def test_two_processes_share_lobby_and_serialise_conflicting_moves(cluster
         # Two users race for the last seat through different processes: exactly one gets it.
         await asyncio.gather(south.send({"type": "JoinGame", "game": game_id}),
                              east.send({"type": "JoinGame", "game": game_id}))
-        results = [await south.reply({"ClientEnteredGame", "Error"}), await east.reply({"ClientEnteredGame", "Error"})]
+        results = [await south.join_outcome(south_greetings["client"]),
+                   await east.join_outcome(east_greetings["client"])]
         assert sorted(r["type"] for r in results) == ["ClientEnteredGame", "Error"]
         assert next(r for r in results if r["type"] == "Error")["code"] == "GameFull"
         seated = south if results[0]["type"] == "ClientEnteredGame" else east
