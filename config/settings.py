@@ -100,8 +100,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-# Threads that run database work for the consumers (games/db.py).
-DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "4"))
+# Threads that run database work for the consumers (games/db.py): two, so one slow call does not
+# stall every client; more only contend for the interpreter lock (docs/dependencies.md).
+DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "2"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's backend with writers queued in the process (config/sqlite/base.py).
     DATABASES["default"]["ENGINE"] = "config.sqlite"

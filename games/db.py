@@ -29,7 +29,7 @@ T = TypeVar("T")
 
 @cache
 def _executor() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=int(getattr(settings, "DATABASE_THREADS", 4)),
+    return ThreadPoolExecutor(max_workers=int(getattr(settings, "DATABASE_THREADS", 2)),
                               thread_name_prefix="db")
 
 
@@ -38,7 +38,7 @@ def pooled() -> bool:
     """Whether database calls run on the pool: ``DATABASE_THREADS`` above 0, and not an in-memory
     SQLite database."""
     database = connections["default"]
-    if int(getattr(settings, "DATABASE_THREADS", 4)) <= 0:
+    if int(getattr(settings, "DATABASE_THREADS", 2)) <= 0:
         return False
     return not (database.vendor == "sqlite" and database.is_in_memory_db())
 
