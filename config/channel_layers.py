@@ -18,7 +18,7 @@ IN_MEMORY_BACKEND = "config.memory_layer.MemoryChannelLayer"
 REDIS_LAYERS = ("core", "pubsub")
 
 
-def channel_layers(redis_url: str, kind: str = "pubsub") -> dict:
+def channel_layers(redis_url: str, kind: str = "core") -> dict:
     """The CHANNEL_LAYERS setting: Redis at `redis_url`, or in memory when it is empty. ``kind``
     picks the Redis layer: ``core`` (channels-redis's RedisChannelLayer: a list per channel, groups
     as sorted sets) or ``pubsub`` (RedisPubSubChannelLayer: Redis PUBLISH, nothing queued in Redis);

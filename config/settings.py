@@ -119,7 +119,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_PATH") or None}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CHANNEL_LAYERS = channel_layers(REDIS_URL, os.environ.get("REDIS_CHANNEL_LAYER", "pubsub"))
+CHANNEL_LAYERS = channel_layers(REDIS_URL, os.environ.get("REDIS_CHANNEL_LAYER", "core"))
 # Rate-limit counters and lock-outs: shared by every process when there is a Redis.
 # Its keys share the channel layer's Redis database, so they carry a prefix of their own.
 CACHES = {"default": {**({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}

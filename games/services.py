@@ -28,11 +28,11 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import clocks, limits, push
+from . import clocks, limits, move_sql, push
 from .chat_cache import RecentChatCache
 from .engine import Engine, Event, Rejection
 from .errors import Conflict, Forbidden, GameError, NotFound
-from .models import Action, ChatMessage, Game, GameRecord, Seat, Status
+from .models import ChatMessage, Game, GameRecord, Seat, Status
 from .registry import get_game_type
 from .validation import is_encodable
 
@@ -193,8 +193,8 @@ def _append(game: Game, entry: Replayed, seat: int | None, action_type: str, par
     entry.history.extend(events)
     if seat is not None:
         entry.last_acted[seat] = game.seq
-    Action.objects.create(game=game, seq=game.seq, seat=seat, type=action_type, params=params,
-                          timestamp_ms=at, auto=auto, answers=answers)
+    move_sql.insert_action(game_id=game.id, seq=game.seq, seat=seat, type=action_type, params=params,
+                           timestamp_ms=at, auto=auto, answers=answers)
     return events
 
 
@@ -305,7 +305,7 @@ def _commit(game: Game, entry: Replayed, events: list[Event], start: int) -> Non
         now = now_ms()
         game.deadline_ms = now if game.deadline_ms is None else min(game.deadline_ms, now)
     game.history_size = len(entry.history)
-    game.save(update_fields=["seq", "history_size", "status", "ended", "result", "clock_since_ms", "deadline_ms"])
+    move_sql.save_game(game, ("seq", "history_size", "status", "ended", "result", "clock_since_ms", "deadline_ms"))
     if clocks.is_timed(game):
         Seat.objects.bulk_update(seats, ["clock_ms"])
     clock_list = clocks.describe(game, seats, waiting, now_ms())
@@ -351,10 +351,9 @@ def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
     # committed on its own (the move may then be refused), found by the same locked read.
     for attempt in range(2):
         with engine_cache.writing(game_id), transaction.atomic():
-            try:
-                game = Game.objects.select_for_update().get(id=game_id)
-            except Game.DoesNotExist:
-                raise NotFound("UnknownGame", f"no game {game_id}") from None
+            game = move_sql.locked_game(game_id)
+            if game is None:
+                raise NotFound("UnknownGame", f"no game {game_id}")
             now = now_ms()
             if attempt == 0 and _due(game, now) and game.seed is not None:
                 _step(game, now)
