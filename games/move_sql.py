@@ -1,4 +1,4 @@
-"""The three statements every move makes, built once per database connection.
+"""The statements every move makes, built once per database connection.
 
 Every action is a locked read of its game row, an insert into the action log and an update of the
 row (docs/architecture.md, "The live path"). Through the ORM, building each statement (a QuerySet,
@@ -9,6 +9,7 @@ run: the SQL, the value conversions and the model instances are Django's, for wh
 
 What the ORM would do besides, and these statements do not: send ``pre_save``/``post_save``
 signals (no receiver listens for Game or Action saves) and return the new action's id (unused).
+The unlocked read serves the Snapshots a client asks for after its moves.
 """
 
 from __future__ import annotations
@@ -27,16 +28,9 @@ _CACHE_ATTRIBUTE = "_move_sql"
 class _Statements:
     def __init__(self, connection: BaseDatabaseWrapper) -> None:
         quote = connection.ops.quote_name
-        # The locked read: Django's own compiler, once. Its SQL takes the game id as its one
-        # parameter; its converters turn the backend's values into the fields' Python values.
-        compiler = Game.objects.select_for_update().filter(id=0).query.get_compiler(connection=connection)
-        self.read_sql, params = compiler.as_sql()
-        if list(params) != [0]:
-            raise RuntimeError(f"unexpected parameters of the game read: {params!r}")
-        expressions = [column for column, _, _ in compiler.select]
-        self.read_compiler = compiler
-        self.read_converters = compiler.get_converters(expressions)
-        self.read_names = [column.target.attname for column in expressions]
+        # The reads of the row, locked and not: Django's own compiler, once.
+        self.locked_read = _Read(Game.objects.select_for_update().filter(id=0), connection)
+        self.read = _Read(Game.objects.filter(id=0), connection)
         # The insert into the log: every concrete field but the id, in the model's order.
         self.action_fields = [f for f in Action._meta.concrete_fields if not f.primary_key]
         self.insert_sql = "INSERT INTO {} ({}) VALUES ({})".format(
@@ -61,6 +55,36 @@ class _Statements:
         return built
 
 
+class _Read:
+    """One compiled read of a Game row by id: its SQL takes the id as its one parameter; its
+    converters turn the backend's values into the fields' Python values."""
+
+    def __init__(self, queryset: Any, connection: BaseDatabaseWrapper) -> None:
+        compiler = queryset.query.get_compiler(connection=connection)
+        self.sql, params = compiler.as_sql()
+        if list(params) != [0]:
+            raise RuntimeError(f"unexpected parameters of the game read: {params!r}")
+        expressions = [column for column, _, _ in compiler.select]
+        self.compiler = compiler
+        self.converters = compiler.get_converters(expressions)
+        self.names = [column.target.attname for column in expressions]
+
+    def __call__(self, connection: BaseDatabaseWrapper, game_id: int) -> Game | None:
+        # An id the column cannot hold names no game (the ORM's lookup says the same; the driver
+        # would raise OverflowError instead).
+        low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
+        if not low <= game_id <= high:
+            return None
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [game_id])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        if self.converters:
+            row = next(iter(self.compiler.apply_converters([row], self.converters)))
+        return Game.from_db(connection.alias, self.names, row)
+
+
 def _statements(using: str = "default") -> tuple[BaseDatabaseWrapper, _Statements]:
     connection = connections[using]
     statements = getattr(connection, _CACHE_ATTRIBUTE, None)
@@ -76,14 +100,13 @@ def locked_game(game_id: int) -> Game | None:
     if not connections["default"].in_atomic_block:
         raise RuntimeError("locked_game() needs a transaction, as select_for_update does")
     connection, s = _statements()
-    with connection.cursor() as cursor:
-        cursor.execute(s.read_sql, [game_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    if s.read_converters:
-        row = next(iter(s.read_compiler.apply_converters([row], s.read_converters)))
-    return Game.from_db(connection.alias, s.read_names, row)
+    return s.locked_read(connection, game_id)
+
+
+def game(game_id: int) -> Game | None:
+    """``Game.objects.filter(id=game_id).first()``: the row as it is, for a read (a Snapshot)."""
+    connection, s = _statements()
+    return s.read(connection, game_id)
 
 
 def insert_action(**values: Any) -> None:

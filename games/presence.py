@@ -15,7 +15,7 @@ from django.db.models import Prefetch
 from accounts.models import User
 from config import channel_layers
 
-from . import limits, push, services
+from . import limits, move_sql, push, services
 from .errors import NotFound
 from .lobby import setup_state
 from .models import Client, Game, Seat, ServerProcess, Status
@@ -170,7 +170,7 @@ def enter(client_id: int, game_id: int | None) -> None:
 
 
 def snapshot_for(user: User, game_id: int, start: int = 0) -> dict[str, Any]:
-    game = Game.objects.filter(id=game_id).first()
+    game = move_sql.game(game_id)
     if game is None:
         raise NotFound("UnknownGame", f"no game {game_id}")
     return services.snapshot(game, user, start)

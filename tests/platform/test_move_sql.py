@@ -26,6 +26,10 @@ def test_the_locked_read_gives_what_the_orm_gives(make_user):
         read = move_sql.locked_game(game.id)
         assert move_sql.locked_game(game.id + 1000) is None
     assert _fields(read) == _fields(Game.objects.get(id=game.id))
+    assert _fields(move_sql.game(game.id)) == _fields(read)  # the unlocked read, outside a transaction
+    assert move_sql.game(game.id + 1000) is None
+    for beyond in (2**63, -(2**63) - 1, 10**30):  # ids no column holds: no game, as with the ORM
+        assert move_sql.game(beyond) is None and not Game.objects.filter(id=beyond).exists()
     assert read._state.adding is False and read._state.db == "default"
     with pytest.raises(RuntimeError):
         move_sql.locked_game(game.id)  # outside a transaction, as select_for_update refuses

@@ -20,7 +20,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import User
-from games import lobby, services
+from games import lobby, move_sql, services
 from games.engine import Mode
 from games.errors import GameError
 from games.models import Game, Status
@@ -105,7 +105,7 @@ def play_table(game_type: str, mode: Mode, users: list[User], choose: BotChoice,
     user = by_position[0]
     actions = 0
     for _ in range(MAX_ACTIONS):
-        game.refresh_from_db()
+        game = move_sql.game(game.id)  # as a Snapshot request reads it (presence.snapshot_for)
         # A bot decides from the view and legal actions; the history it has no use for is left out
         # (``start`` at its end), so a decision costs the same early and late in the game.
         snap = services.snapshot(game, user, start=game.history_size)
