@@ -575,12 +575,18 @@ async def _run(spec: GameSpec, ports: list[int], pids: list[int], split: str, us
         async with asyncio.timeout(60):
             while not (await ws.recv()).startswith('{"type":"Greetings"'):
                 pass
-        return Seat(ws, user_id, server, random.Random(f"{seed}:{user_id}"))
+        seat = Seat(ws, user_id, server, random.Random(f"{seed}:{user_id}"))
+        # Read from the start: every later login is announced to this client too, and a client
+        # that stops reading stops answering the server's pings (the websockets library's queue
+        # of unread frames fills and it reads no more), so Daphne drops it after its ping timeout:
+        # with 800 clients the logins take longer than that.
+        readers.append(asyncio.create_task(_guarded(_seat_reader(seat, stats, choose), stats,
+                                                    f"client {seat.user_id}")))
+        return seat
 
+    readers: list[asyncio.Task[None]] = []
     for begin in range(0, len(users), 20):  # logins in small batches: each is announced to everybody
         seats += await asyncio.gather(*(connect(begin + i, u) for i, u in enumerate(users[begin : begin + 20])))
-    readers = [asyncio.create_task(_guarded(_seat_reader(seat, stats, choose), stats, f"client {seat.user_id}"))
-               for seat in seats]
     await _quiet(stats)  # every login announced to every client
     game_ids = await asyncio.to_thread(open_tables)
     size = spec.seats
