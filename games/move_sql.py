@@ -28,9 +28,10 @@ _CACHE_ATTRIBUTE = "_move_sql"
 class _Statements:
     def __init__(self, connection: BaseDatabaseWrapper) -> None:
         quote = connection.ops.quote_name
-        # The reads of the row, locked and not: Django's own compiler, once.
-        self.locked_read = _Read(Game.objects.select_for_update().filter(id=0), connection)
-        self.read = _Read(Game.objects.filter(id=0), connection)
+        # The reads of the row, locked and not: Django's own compiler, once each, when first
+        # used (the locked one compiles only inside a transaction, as select_for_update requires).
+        self._locked_read: _Read | None = None
+        self._read: _Read | None = None
         # The insert into the log: every concrete field but the id, in the model's order.
         self.action_fields = [f for f in Action._meta.concrete_fields if not f.primary_key]
         self.insert_sql = "INSERT INTO {} ({}) VALUES ({})".format(
@@ -40,6 +41,18 @@ class _Statements:
         )
         self.update_sql: dict[tuple[str, ...], tuple[str, list[Any]]] = {}
         self.connection = connection
+
+    @property
+    def locked_read(self) -> _Read:
+        if self._locked_read is None:
+            self._locked_read = _Read(Game.objects.select_for_update().filter(id=0), self.connection)
+        return self._locked_read
+
+    @property
+    def read(self) -> _Read:
+        if self._read is None:
+            self._read = _Read(Game.objects.filter(id=0), self.connection)
+        return self._read
 
     def update(self, names: tuple[str, ...]) -> tuple[str, list[Any]]:
         built = self.update_sql.get(names)

@@ -4,7 +4,7 @@ what the ORM would, on whichever database the suite runs on."""
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
@@ -14,6 +14,19 @@ from games.models import Action, Game
 
 def _fields(game: Game) -> dict:
     return {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_may_first_read_unlocked_outside_a_transaction():
+    """A database thread's first request may be a Snapshot: the locked read is not built for it
+    (on PostgreSQL, select_for_update compiles only inside a transaction)."""
+    game = Game.objects.create(game_type="acquire", mode=4, status="active", seed=1)
+    connection.close()
+    if hasattr(connection, move_sql._CACHE_ATTRIBUTE):
+        delattr(connection, move_sql._CACHE_ATTRIBUTE)
+    assert move_sql.game(game.id).id == game.id
+    with transaction.atomic():
+        assert move_sql.locked_game(game.id).id == game.id
 
 
 @pytest.mark.django_db(transaction=True)
