@@ -363,43 +363,41 @@ def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
                     raise Forbidden("NotYourSeat", f"you do not play seat {seat}")
                 raise Conflict("GameNotActive", "the game is not in progress")
             entry = _current(game)
-            mine = next((s for s in entry.seats if s.user_id == user.id), None)
-            if seat is not None and (mine is None or mine.position != seat):
-                _put_back(game, entry)
-                raise Forbidden("NotYourSeat", f"you do not play seat {seat}")
-            if mine is None:
-                _put_back(game, entry)
-                raise Forbidden("NotInGame", "you are not playing in this game")
-            if mine.forfeited:
-                _put_back(game, entry)
-                raise Forbidden("Forfeited", "you have left this game")
-            if answers is not None:
-                if answers > game.seq:
-                    _put_back(game, entry)
-                    raise Conflict("StaleAction", f"the game is at {game.seq}, not {answers}")
-                if entry.last_acted.get(mine.position, 0) > answers:
-                    _put_back(game, entry)
-                    raise Conflict("DuplicateAction", f"you already acted after {answers}")
-            # Seats the game waits for may act; so may any seat the engine offers an out-of-turn
-            # action (cribbage's pause and muggins), which the engine itself then validates.
-            if mine.position not in entry.engine.to_act() and not entry.engine.legal_actions(mine.position):
-                _put_back(game, entry)
-                raise Conflict("NotYourTurn", "the game is not waiting for you")
-            start = len(entry.history)
             try:
-                events = _append(game, entry, mine.position, action_type, params, answers=answers)
-            except Rejection as rejection:
-                _put_back(game, entry)  # a rejection leaves the engine as it was
-                raise GameError("IllegalAction", rejection.reason) from None
+                position = _claim(game, entry, user, seat, answers)
+                start = len(entry.history)
+                try:
+                    events = _append(game, entry, position, action_type, params, answers=answers)
+                except Rejection as rejection:  # raised before the engine changes anything
+                    raise GameError("IllegalAction", rejection.reason) from None
+            except GameError:
+                engine_cache.put(game.id, entry)  # a refused request leaves the entry as it was
+                raise
             events += _auto_play(game, entry)
             _commit(game, entry, events, start)
             break
     return {"game": game.id, "v": game.seq}
 
 
-def _put_back(game: Game, entry: Replayed) -> None:
-    """A refused request leaves the entry as it was: back into the cache at once."""
-    engine_cache.put(game.id, entry)
+def _claim(game: Game, entry: Replayed, user: User, seat: int | None, answers: int | None) -> int:
+    """The position ``user`` may act for now, or the reason they may not."""
+    mine = next((s for s in entry.seats or [] if s.user_id == user.id), None)
+    if seat is not None and (mine is None or mine.position != seat):
+        raise Forbidden("NotYourSeat", f"you do not play seat {seat}")
+    if mine is None:
+        raise Forbidden("NotInGame", "you are not playing in this game")
+    if mine.forfeited:
+        raise Forbidden("Forfeited", "you have left this game")
+    if answers is not None:
+        if answers > game.seq:
+            raise Conflict("StaleAction", f"the game is at {game.seq}, not {answers}")
+        if entry.last_acted.get(mine.position, 0) > answers:
+            raise Conflict("DuplicateAction", f"you already acted after {answers}")
+    # Seats the game waits for may act; so may any seat the engine offers an out-of-turn action
+    # (cribbage's pause and muggins), which the engine itself then validates.
+    if mine.position not in entry.engine.to_act() and not entry.engine.legal_actions(mine.position):
+        raise Conflict("NotYourTurn", "the game is not waiting for you")
+    return mine.position
 
 
 def _step(game: Game, now: int) -> bool:

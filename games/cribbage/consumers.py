@@ -157,10 +157,8 @@ class CribbageConsumer(GuardedConsumer):
                 if client_id is not None:
                     await db.call(presence.disconnect, client_id)
                     # Announced like the lobby's clients, so links at a game in progress see the quit.
-                    await self.channel_layer.group_send(LOBBY_GROUP, {
-                        "type": "push.message", "skip_users": [],
-                        "message": {"type": "ClientDisconnected", "client": client_id},
-                    })
+                    await self.channel_layer.group_send(
+                        LOBBY_GROUP, push.event_of({"type": "ClientDisconnected", "client": client_id}))
 
     async def _join_group(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
@@ -284,10 +282,8 @@ class CribbageConsumer(GuardedConsumer):
         self._reset_table()
         await self._join_group(table_group(game_id))
         await self._call(presence.enter, self.client_id, game_id)
-        await self.channel_layer.group_send(LOBBY_GROUP, {
-            "type": "push.message", "skip_users": [],
-            "message": {"type": "ClientEnteredGame", "client": self.client_id, "game": game_id},
-        })
+        await self.channel_layer.group_send(
+            LOBBY_GROUP, push.event_of({"type": "ClientEnteredGame", "client": self.client_id, "game": game_id}))
         state = await self._state()
         self.players = dict(state.players)
         self.host = state.host
