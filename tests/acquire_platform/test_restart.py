@@ -177,13 +177,16 @@ class SocketClient:
 
 async def start_game(port: int, accounts: list[Account], time_start: int) -> tuple[int, list[SocketClient]]:
     """Log everyone in, open a 2-player table with that clock, start it; the clients stay open."""
-    conns = [(await SocketClient.login(port, account))[0] for account in accounts]
+    logins = [await SocketClient.login(port, account) for account in accounts]
+    conns = [conn for conn, _ in logins]
     await conns[0].send({"type": "CreateGame", "game_type": "acquire", "mode": len(accounts),
                          "time_start": time_start, "time_increment": 0})
     game_id = (await conns[0].expect("GameCreated"))["game"]
-    for conn in conns[1:]:
+    for conn, greetings in logins[1:]:
         await conn.send({"type": "JoinGame", "game": game_id})
-        await conn.expect("ClientEnteredGame", game=game_id)
+        # Its own entry, not the host's (every client of the lobby hears that one too): accepting
+        # before the join is done would be undone by the join.
+        await conn.expect("ClientEnteredGame", game=game_id, client=greetings["client"])
     for conn in conns:
         await conn.send({"type": "AcceptSetup", "game": game_id})
     for conn in conns:
