@@ -1,6 +1,6 @@
 """The live path: bot clients over the bot WebSocket against Daphne child processes.
 
-    .venv/bin/python bench/live.py --game acquire|cribbage [--tables 50] [--seconds 30]
+    .venv/bin/python bench/live.py --game acquire|cribbage|riichi [--tables 50] [--seconds 30]
         [--daphnes 1] [--split seats|tables] [--seed 0] [--server-tree DIR]
 
 ``--tables`` tables of one game type play at once (Acquire: Singles 4, four bot clients per table;
@@ -138,6 +138,8 @@ GAMES: dict[str, GameSpec] = {
     "acquire": GameSpec("acquire", 4),  # Singles 4
     # Two players; every seat may pause at any time (docs/cribbage-engine.md), the bot never does.
     "cribbage": GameSpec("cribbage", 2, frozenset({"pause"})),
+    # Four players; after a discard every other seat answers (a pass, if nothing else).
+    "riichi": GameSpec("riichi", 4),
 }
 
 SETUP_BENCH_USERS = """

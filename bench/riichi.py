@@ -1,6 +1,7 @@
 """Riichi engine benchmark against majiang-core (bench/majiang).
 
     .venv/bin/python bench/riichi.py [--games N] [--hanchan K] [--pairs P]
+        [--live-tables T] [--live-seconds S] [--parts abcd]
 
 Run from the repository root (the script also puts the root on sys.path itself). No Django needed:
 the engine modules are Django-free.
@@ -18,6 +19,13 @@ the engine modules are Django-free.
     the same N games made by ``make_games.js --player fast --games N --seed 1``.
 (c) bots: K complete hanchan (seeds 1..K) of four copies of ``games.riichi.bot.choose`` playing
     ``RiichiGame`` directly (no DB).
+(d) live: ``--live-tables`` (50) riichi games at once against one Daphne process (``bench/live.py
+    --game riichi``: four bot clients per table over ``/ws/bot/``, each deciding from the pushes),
+    actions per second and p50 / p99 from sending a decision to every seat of the table holding its
+    update. Run twice: with the timing rule's floor as the server has it by default
+    (``CALL_FLOOR_MS``, 600 ms: the last answer to a discard waits for it, so that figure is mostly
+    the floor) and with the floor off (what the live path itself costs). ``--live-seconds 0``
+    skips (d). There is no peer figure: majiang-server is socket.io over Express with no bench.
 
 (a) and (b) are timed in P pairs of passes. The peer's script is started once with ``--serve``
 (after its own warm-up, timed passes and check against the expected results, it times one more
@@ -291,19 +299,45 @@ def bench_bots(hanchan: int) -> dict:
     }
 
 
+def bench_live(tables: int, seconds: float) -> dict:
+    """(d): the live path of bench/live.py for riichi, with the timing rule's floor and without."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import live  # bench/live.py: Daphne child processes and bot clients
+
+    figures: dict = {}
+    for label, floor in (("floor", os.environ.get("CALL_FLOOR_MS", "600")), ("no_floor", "0")):
+        run = live.run("riichi", tables, seconds, environ={**os.environ, "CALL_FLOOR_MS": floor})
+        print(f"(d) live, {tables} tables, CALL_FLOOR_MS={floor}:")
+        for line in live.describe(run):
+            print(line)
+        figures[f"live_{label}"] = {"call_floor_ms": int(floor), **{k: run[k] for k in (
+            "tables", "clients", "actions", "actions_per_s", "p50_ms", "p99_ms", "games_finished", "gaps", "stalls",
+            "errors", "server_cpu_total")}}
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40, help="games for the replay benchmark (default 40)")
     parser.add_argument("--hanchan", type=int, default=3, help="bot hanchan, seeds 1..K (default 3)")
     parser.add_argument("--pairs", type=int, default=15,
                         help="pairs of passes (peer, then ours) for (a) and (b); ratios are per pair (default 15)")
+    parser.add_argument("--live-tables", type=int, default=50, help="(d): riichi games at once (default 50)")
+    parser.add_argument("--live-seconds", type=float, default=30, help="(d): measuring window per run (default 30)")
+    parser.add_argument("--parts", default="abcd", help="which parts to run (default abcd)")
     args = parser.parse_args()
     os.chdir(ROOT)
-    ensure_node_modules()
     result: dict = {"python": sys.version.split()[0], "loadavg": [round(x, 2) for x in os.getloadavg()]}
-    result.update(bench_hule(args.pairs))
-    result.update(bench_replay(args.games, args.pairs))
-    result.update(bench_bots(args.hanchan))
+    if "a" in args.parts or "b" in args.parts:
+        ensure_node_modules()
+    if "a" in args.parts:
+        result.update(bench_hule(args.pairs))
+    if "b" in args.parts:
+        result.update(bench_replay(args.games, args.pairs))
+    if "c" in args.parts:
+        result.update(bench_bots(args.hanchan))
+    if "d" in args.parts and args.live_seconds > 0:
+        result.update(bench_live(args.live_tables, args.live_seconds))
     result["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(result, ensure_ascii=False), flush=True)
 

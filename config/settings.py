@@ -103,6 +103,10 @@ DATABASES = {
 # Threads that run database work for the consumers (games/db.py): two, so one slow call does not
 # stall every client; more only contend for the interpreter lock (docs/dependencies.md).
 DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "2"))
+# The least time a riichi discard's call decisions take to resolve, however fast everyone answers:
+# an automatic pass, a bot's instant answer and a person's quick decline then look the same to
+# the table (docs/riichi-table.md, "The timing rule"). 0 turns it off.
+CALL_FLOOR_MS = int(os.environ.get("CALL_FLOOR_MS", "600"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's backend with writers queued in the process (config/sqlite/base.py).
     DATABASES["default"]["ENGINE"] = "config.sqlite"

@@ -24,7 +24,7 @@ from accounts.models import User
 
 from . import lobby, services
 from .errors import GameError
-from .models import Action, ChatMessage, Client, Game, Seat
+from .models import Action, ChatMessage, Client, Game, Seat, Status
 
 # Users listed in the "By player" sidebar; any other username still works as ?player=<name>.
 PLAYER_FILTER_CHOICES = 100
@@ -62,7 +62,7 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ["user", "slot", "position", "team", "accepted", "forfeited", "clock_ms", "joined", "remove"]
+    fields = ["user", "slot", "position", "team", "accepted", "forfeited", "clock_ms", "bank_ms", "joined", "remove"]
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Seat]:
@@ -177,6 +177,8 @@ class GameAdmin(admin.ModelAdmin):
             links.append(("Replay, final step (JSON)", f"{reverse('api-game-replay', args=[game.id])}?step={game.seq}"))
         if game.game_type == "acquire" and game.is_over:  # it holds the tile bag
             links.append(("Review data", reverse("api-game-review", args=[game.id])))
+        if game.game_type == "riichi" and game.status == Status.FINISHED:  # it holds every hand and wall
+            links.append(("Paifu (JSON)", reverse("api-game-paifu", args=[game.id])))
         links.append(("Chat (JSON)", reverse("api-game-chat", args=[game.id])))
         if not game.is_over:
             links.append(("Remove a player…", reverse("admin:games_game_remove_player", args=[game.id])))

@@ -285,9 +285,11 @@ class LobbyConsumer(GuardedConsumer):
         rules = message.get("rules")
         if rules is not None and not isinstance(rules, dict):
             raise GameError("InvalidMessage", "'rules' must be an object of the game's rule options")
+        # time_control goes to the lobby as sent: it answers every bad shape with InvalidTimeControl.
         game = await self._call(
             lambda: lobby.create_table(self.user, game_type, _int(message, "mode", minimum=-validation.MAX_INT),
-                                       time_start=time_start, time_increment=time_increment, rules=rules)
+                                       time_start=time_start, time_increment=time_increment, rules=rules,
+                                       time_control=message.get("time_control"))
         )
         await self._enter(game.id)
 
@@ -341,7 +343,7 @@ class LobbyConsumer(GuardedConsumer):
             raise GameError("InvalidMessage", "'action' must be a string and 'params' a list")
         answers = message.get("v")
         answers = None if answers is None else validation.seq(answers, "v")
-        result = await self._call(presence.act, self.user, game_id, seat, action, params, answers)
+        result = await presence.act_async(self.user, game_id, seat, action, params, answers)
         reply = {"type": "ActionApplied", **result}
         if message.get("ref") is not None:
             reply["ref"] = message["ref"]

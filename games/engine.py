@@ -98,5 +98,13 @@ class Engine(Protocol):
     @property
     def is_over(self) -> bool: ...
 
+    # Optional: ``decision_window() -> bool``, true while the game waits for decisions whose
+    # timing would reveal hidden information (riichi's calls on a discard). The service then
+    # resolves the window no sooner than ``settings.CALL_FLOOR_MS`` after it opened.
+
+    # Optional: ``hands_dealt() -> int``, how many hands (deals) the game has had so far. A
+    # per-decision clock renews every seat's time bank when it changes (games/clocks.py); a game
+    # without it keeps one bank for the whole game.
+
     def result(self) -> dict[str, Any]:
         """Final scores and ranking once ``is_over``."""

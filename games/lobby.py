@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import push
+from . import clocks, push
 from .engine import Mode
 from .errors import Conflict, Forbidden, GameError, NotFound
 from .models import Arrangement, Game, Seat, Status
@@ -47,6 +47,10 @@ def setup_state(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
         "status": game.status,
         "version": game.setup_version,
         "rules": game.rules,
+        # The clock, as CreateGame set it, so everyone sees what they accept.
+        "time_start": game.time_start,
+        "time_increment": game.time_increment,
+        "time_control": clocks.describe_control(game),
         "users": [
             {
                 "user": s.user_id,
@@ -122,7 +126,11 @@ def _check_rules(game_type: GameType, mode: Mode, rules: dict[str, Any]) -> None
 
 
 def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: int | None = None,
-                 time_increment: int = 0, rules: dict[str, Any] | None = None) -> Game:
+                 time_increment: int = 0, rules: dict[str, Any] | None = None,
+                 time_control: Any = None) -> Game:
+    """Open a table with ``user`` as its host in the first seat. The clock is Fischer's
+    (``time_start`` seconds, ``time_increment`` per move), majiang-server's (``time_control``:
+    ``{"per_decision": s, "bank": s}``, checked here whatever its shape) or none."""
     game_type = get_game_type(game_type_key)
     if game_type is None:
         raise GameError("UnknownGameType", f"no game type {game_type_key!r}")
@@ -136,10 +144,15 @@ def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: in
         raise GameError("InvalidTimeControl", f"time_start is 1 to {MAX_CLOCK_SECONDS} seconds, or none")
     if not 0 <= time_increment <= MAX_CLOCK_SECONDS:
         raise GameError("InvalidTimeControl", f"time_increment is 0 to {MAX_CLOCK_SECONDS} seconds")
+    decision = clocks.time_control(time_control)
+    if decision is not None and (time_start is not None or time_increment):
+        # One clock per table: a time bank on top of a Fischer clock would be a third kind.
+        raise GameError("InvalidTimeControl", "give time_control or time_start/time_increment, not both")
     with transaction.atomic():
         game = Game.objects.create(
             game_type=game_type.key, mode=mode_id, host=user, time_start=time_start,
             time_increment=time_increment, rules=rules or {},
+            time_per_decision=decision[0] if decision else None, time_bank=decision[1] if decision else 0,
         )
         seat = Seat.objects.create(game=game, user=user, slot=0)
         seats = [seat]

@@ -39,6 +39,10 @@ class Game(models.Model):
     rules = models.JSONField(default=dict, blank=True)
     time_start = models.PositiveIntegerField(null=True, blank=True, help_text="Seconds per player; empty = untimed")
     time_increment = models.PositiveIntegerField(default=0, help_text="Seconds added after each action")
+    # majiang-server's clock instead (games/clocks.py): seconds per decision, plus a bank per hand.
+    time_per_decision = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds per decision; empty = no per-decision clock")
+    time_bank = models.PositiveIntegerField(default=0, help_text="Seconds of bank per hand (per-decision clock)")
     # Bumped by every lobby change, so stale setup requests can be told apart.
     setup_version = models.PositiveIntegerField(default=0)
     # Time control: when the clocks of the seats the game waits for started running, and when the
@@ -84,6 +88,7 @@ class Seat(models.Model):
     accepted = models.BooleanField(default=False)
     forfeited = models.BooleanField(default=False)
     clock_ms = models.BigIntegerField(null=True, blank=True, help_text="Time left when the clock last stopped")
+    bank_ms = models.BigIntegerField(null=True, blank=True, help_text="Time bank left (per-decision clock)")
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -5,6 +5,7 @@ Clients are stored in the database so that every Daphne process sees every conne
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -15,7 +16,7 @@ from django.db.models import Prefetch
 from accounts.models import User
 from config import channel_layers
 
-from . import limits, move_sql, push, services
+from . import db, limits, move_sql, push, services
 from .errors import NotFound
 from .lobby import setup_state
 from .models import Client, Game, Seat, ServerProcess, Status
@@ -182,3 +183,21 @@ def act(user: User, game_id: int, seat: int | None, action_type: str, params: li
     another player's seat is refused (by the service, from the seats it has at hand), so nobody
     can act for somebody else."""
     return services.apply_action(game_id, user, action_type, params, answers, seat=seat)
+
+
+def act_in_time(user: User, game_id: int, seat: int | None, action_type: str, params: list[Any],
+                answers: int | None) -> dict[str, Any]:
+    """``act`` for a caller that may wait in its own thread (REST): a held answer (the last of a
+    decision window, come too soon, ``services.Hold``) is slept on and sent again."""
+    return services.apply_action_in_time(game_id, user, action_type, params, answers, seat=seat)
+
+
+async def act_async(user: User, game_id: int, seat: int | None, action_type: str, params: list[Any],
+                    answers: int | None) -> dict[str, Any]:
+    """``act`` from an event loop: the database work runs on the database threads, and a held
+    answer waits on the loop (never in a database thread, which other tables share)."""
+    while True:
+        try:
+            return await db.call(act, user, game_id, seat, action_type, params, answers)
+        except services.Hold as held:
+            await asyncio.sleep(max(0, held.until_ms - services.now_ms()) / 1000)

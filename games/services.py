@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -58,6 +59,30 @@ class Replayed:
     last_acted: dict[int, int] = field(default_factory=dict)
     # The game's seated players by position, users loaded; None until first needed.
     seats: list[Seat] | None = None
+    # When the open decision window (``Engine.decision_window``) opened, in ms; None when none is.
+    window_since: int | None = None
+
+
+class Hold(Exception):  # noqa: N818 - not an error: "come back at until_ms"
+    """The answer that would close a decision window came before the window's minimum time: it
+    is not applied (nothing changed); the caller sends it again at ``until_ms``."""
+
+    def __init__(self, until_ms: int) -> None:
+        self.until_ms = until_ms
+        super().__init__(f"held until {until_ms}")
+
+
+def _in_window(engine: Engine) -> bool:
+    window = getattr(engine, "decision_window", None)
+    return bool(window and window())
+
+
+def _track_window(entry: Replayed, was_open: bool, at: int) -> None:
+    """After an action at ``at``: a window that just opened starts its minimum time from then."""
+    if not _in_window(entry.engine):
+        entry.window_since = None
+    elif not was_open or entry.window_since is None:
+        entry.window_since = at
 
 
 class _EngineCache:
@@ -126,9 +151,11 @@ def replay(game: Game, upto: int | None = None) -> Replayed:
     actions = game.actions.order_by("seq")
     if upto is not None:
         actions = actions.filter(seq__lte=upto)
-    for action in actions.values_list("seq", "seat", "type", "params"):
-        seq, seat, action_type, params = action
+    for action in actions.values_list("seq", "seat", "type", "params", "timestamp_ms"):
+        seq, seat, action_type, params, at = action
+        was_open = _in_window(engine)
         entry.history.extend(engine.apply(seat, action_type, params))
+        _track_window(entry, was_open, at)
         entry.seq = seq
         if seat is not None:
             entry.last_acted[seat] = seq
@@ -185,9 +212,12 @@ def _append(game: Game, entry: Replayed, seat: int | None, action_type: str, par
             auto: bool = False, answers: int | None = None, at: int | None = None) -> list[Event]:
     """Apply one action to ``entry``, the clocks and the log. The caller holds the row lock."""
     waiting = entry.engine.to_act()
+    hand = clocks.hands_dealt(entry.engine)  # a new hand renews a per-decision clock's banks
+    was_open = _in_window(entry.engine)
     events = entry.engine.apply(seat, action_type, params)
     at = now_ms() if at is None else at
-    clocks.charge(game, _by_position(entry), waiting, seat, at)
+    _track_window(entry, was_open, at)
+    clocks.charge(game, _by_position(entry), waiting, seat, at, entry.engine, hand)
     game.seq += 1
     entry.seq = game.seq
     entry.history.extend(events)
@@ -307,7 +337,7 @@ def _commit(game: Game, entry: Replayed, events: list[Event], start: int) -> Non
     game.history_size = len(entry.history)
     move_sql.save_game(game, ("seq", "history_size", "status", "ended", "result", "clock_since_ms", "deadline_ms"))
     if clocks.is_timed(game):
-        Seat.objects.bulk_update(seats, ["clock_ms"])
+        Seat.objects.bulk_update(seats, clocks.seat_fields(game))
     clock_list = clocks.describe(game, seats, waiting, now_ms())
 
     def committed() -> None:
@@ -341,10 +371,15 @@ def _due(game: Game, now: int) -> bool:
 
 
 def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
-                 answers: int | None = None, seat: int | None = None) -> dict[str, Any]:
+                 answers: int | None = None, seat: int | None = None, *, hold: bool = True) -> dict[str, Any]:
     """Apply ``user``'s action. ``answers`` is the game seq the client had seen when it acted:
     a reply to a seq this seat already answered is a duplicate and is not applied twice. ``seat``,
-    when given, is the position the client believes it plays: naming another is refused."""
+    when given, is the position the client believes it plays: naming another is refused.
+
+    The last answer of a decision window that came sooner than ``settings.CALL_FLOOR_MS`` after
+    the window opened raises ``Hold`` (nothing changed): the caller sends it again then, so the
+    table's wait does not tell whether anyone could call (``hold=False``: tables of in-process
+    bots only, whose answers are instant whatever they could do)."""
     if not isinstance(action_type, str) or not isinstance(params, list):
         raise GameError("InvalidMessage", "an action needs a type (string) and params (list)")
     # A move that arrives after its clock ran out is too late: the automatic move comes first,
@@ -365,13 +400,15 @@ def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
             entry = _current(game)
             try:
                 position = _claim(game, entry, user, seat, answers)
+                if hold:
+                    _hold(entry, position, now)
                 start = len(entry.history)
                 try:
                     events = _append(game, entry, position, action_type, params, answers=answers)
                 except Rejection as rejection:  # raised before the engine changes anything
                     raise GameError("IllegalAction", rejection.reason) from None
-            except GameError:
-                engine_cache.put(game.id, entry)  # a refused request leaves the entry as it was
+            except (GameError, Hold):
+                engine_cache.put(game.id, entry)  # a refused or held request leaves the entry as it was
                 raise
             events += _auto_play(game, entry)
             _commit(game, entry, events, start)
@@ -398,6 +435,27 @@ def _claim(game: Game, entry: Replayed, user: User, seat: int | None, answers: i
     if mine.position not in entry.engine.to_act() and not entry.engine.legal_actions(mine.position):
         raise Conflict("NotYourTurn", "the game is not waiting for you")
     return mine.position
+
+
+def _hold(entry: Replayed, position: int, now: int) -> None:
+    """Raise ``Hold`` if ``position``'s answer would close a decision window too soon."""
+    floor = settings.CALL_FLOOR_MS
+    if floor <= 0 or entry.window_since is None or entry.engine.to_act() != [position]:
+        return
+    until = entry.window_since + floor
+    if now < until:
+        raise Hold(until)
+
+
+def apply_action_in_time(game_id: int, user: User, action_type: str, params: list[Any],
+                         answers: int | None = None, seat: int | None = None) -> dict[str, Any]:
+    """``apply_action`` for a caller that may wait in its own thread (REST, scripts): a held
+    answer is slept on and sent again."""
+    while True:
+        try:
+            return apply_action(game_id, user, action_type, params, answers, seat)
+        except Hold as held:
+            time.sleep(max(0, held.until_ms - now_ms()) / 1000)
 
 
 def _step(game: Game, now: int) -> bool:

@@ -9,6 +9,7 @@ from django.shortcuts import render
 
 from .models import Arrangement, Game, Seat, Status
 from .registry import GAME_TYPES, get_game_type
+from .riichi import presets as riichi_presets
 
 # Anonymous visitors get a read-only list rendered here, since the WebSocket needs a login.
 ANONYMOUS_LIST_LIMIT = 50
@@ -45,6 +46,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "game_types": [gt.describe() for gt in GAME_TYPES.values()],
         "arrangements": [{"id": value, "name": label} for value, label in Arrangement.choices],
+        "riichi_presets": riichi_presets.describe(),  # the create form's choices and the set-up cards' labels
         "lobby_config": {"user": _user_id(request),
                          "username": request.user.username if request.user.is_authenticated else None},
     }

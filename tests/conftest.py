@@ -25,6 +25,10 @@ os.environ.setdefault("PRESENCE_HEARTBEAT", "0")
 # (tests/served.py, the browser tests, tests/scaleout).
 settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
 settings.DATABASE_THREADS = 0
+# Tests that are not about the timing rule play riichi at full speed, in this process and in the
+# servers tests start; those that are about it set it.
+os.environ.setdefault("CALL_FLOOR_MS", "0")
+settings.CALL_FLOOR_MS = int(os.environ["CALL_FLOOR_MS"])
 
 _names = itertools.count(1)
 
@@ -183,3 +187,19 @@ async def tcp_server():
     await server.start()
     yield server
     await server.close()
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The service's clock, moved by hand (``clock(seconds)`` advances it and returns it)."""
+    from games import services
+
+    now = {"ms": 1_700_000_000_000}
+    monkeypatch.setattr(services, "now_ms", lambda: now["ms"])
+
+    def advance(seconds: float) -> int:
+        now["ms"] += round(seconds * 1000)
+        return now["ms"]
+
+    advance.now = lambda: now["ms"]
+    return advance

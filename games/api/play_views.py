@@ -68,7 +68,7 @@ class MovesView(ApiView):
         body = MoveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         move = body.validated_data
-        return Response(presence.act(request.user, game_id, move.get("seat"), move["action"], move["params"],
+        return Response(presence.act_in_time(request.user, game_id, move.get("seat"), move["action"], move["params"],
                                      move.get("v")))
 
 

@@ -1,4 +1,9 @@
-"""Game review data downloads (seed 003's array form; Acquire)."""
+"""Whole-game downloads: Acquire's review data (seed 003's array form) and riichi's Majiang paifu.
+
+Both reveal everything hidden during play, so both are served only once the game is over (the paifu
+once it has finished) and refused to everybody before (docs/security.md); both are throttled as
+exports.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from rest_framework.request import Request
 
 from games.acquire.review_io import review_for_game
 from games.errors import Conflict, NotFound
+from games.riichi.paifu_io import paifu_filename, paifu_for_game
 
 from .base import ApiView, get_game
 from .schema import GAME_ID, errors
@@ -36,4 +42,25 @@ class ReviewView(ApiView):
             raise Conflict("GameNotOver", "the review holds the tile bag; it is available when the game ends")
         response = JsonResponse(review_for_game(game), safe=False)
         response["Content-Disposition"] = f'attachment; filename="acquire-{game.id}-review.json"'
+        return response
+
+
+class PaifuView(ApiView):
+    throttle_classes = [AnonymousRate, UserRate, ExportRate]  # a whole game replayed costs more than a call
+
+    @extend_schema(
+        operation_id="games_paifu", tags=["play"], parameters=[GAME_ID],
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT,
+                                        "The Majiang paifu (with the players' usernames and a `rule` key), "
+                                        "as a JSON attachment"),
+                   **errors(404, 409)},
+    )
+    def get(self, request: Request, game_id: int) -> JsonResponse:
+        """A finished riichi game's Majiang paifu: every hand, draw and decision, the walls' dora and
+        ura dora, the final result; ``player`` holds the usernames and ``rule`` the full
+        ``Majiang.rule()`` it was played with. It reveals every hand, so it is served once the game
+        has finished, to everyone alike: staff included (docs/security.md)."""
+        game = get_game(game_id)
+        response = JsonResponse(paifu_for_game(game), json_dumps_params={"ensure_ascii": False})
+        response["Content-Disposition"] = f'attachment; filename="{paifu_filename(game)}"'
         return response

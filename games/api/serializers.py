@@ -13,7 +13,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import validation
+from games import clocks, validation
 from games.consumers import MAX_SEAT
 from games.lobby import setup_state
 from games.models import ChatMessage, Game, Seat
@@ -61,6 +61,20 @@ class SetupUserSerializer(serializers.Serializer):
     position = serializers.IntegerField(allow_null=True)
 
 
+class TimeControlSerializer(serializers.Serializer):
+    """majiang-server's clock: seconds per decision, plus a bank per player renewed every hand."""
+
+    per_decision = serializers.IntegerField(min_value=1, help_text="Seconds each decision may take")
+    bank = serializers.IntegerField(min_value=0, help_text="Seconds of bank per player, renewed every hand")
+
+
+@extend_schema_field(TimeControlSerializer(allow_null=True))
+class TimeControlField(serializers.JSONField):
+    """A request's ``time_control``, passed to the lobby as sent: it answers any bad shape or value
+    with InvalidTimeControl, as on the WebSocket (a nested serializer would say InvalidRequest).
+    The schema still documents the shape."""
+
+
 class SetupStateSerializer(serializers.Serializer):
     """``games.lobby.setup_state``: the table as the lobby sees it."""
 
@@ -72,6 +86,10 @@ class SetupStateSerializer(serializers.Serializer):
     host = serializers.IntegerField(allow_null=True)
     status = serializers.CharField()
     version = serializers.IntegerField(help_text="Setup version; pass it to accept/ to accept exactly this setup")
+    rules = serializers.DictField(help_text="The table's rule options as created (riichi: preset and overrides)")
+    time_start = serializers.IntegerField(allow_null=True, help_text="Fischer clock: seconds per player")
+    time_increment = serializers.IntegerField(help_text="Fischer clock: seconds added per action")
+    time_control = TimeControlSerializer(allow_null=True, help_text="Per-decision clock, or null")
     users = SetupUserSerializer(many=True)
 
 
@@ -89,6 +107,7 @@ class GameSerializer(serializers.ModelSerializer):
     """A game (or a table being set up). Expects ``seats`` prefetched with their users."""
 
     host_username = serializers.CharField(source="host.username", read_only=True, allow_null=True)
+    time_control = serializers.SerializerMethodField()
     setup = serializers.SerializerMethodField()
     players = serializers.SerializerMethodField()
 
@@ -96,14 +115,18 @@ class GameSerializer(serializers.ModelSerializer):
         model = Game
         fields = [
             "id", "display_number", "game_type", "mode", "arrangement", "host", "host_username", "status",
-            "time_start", "time_increment", "seq", "history_size", "created", "started", "ended", "result",
-            "setup", "players",
+            "time_start", "time_increment", "time_control", "seq", "history_size", "created", "started", "ended",
+            "result", "setup", "players",
         ]
         read_only_fields = fields
 
     def _seats(self, game: Game) -> list[Seat]:
         # One prefetch serves both fields; sorting in Python keeps it a single query per page.
         return sorted(game.seats.all(), key=lambda s: s.slot)
+
+    @extend_schema_field(TimeControlSerializer(allow_null=True))
+    def get_time_control(self, game: Game) -> dict[str, int] | None:
+        return clocks.describe_control(game)
 
     @extend_schema_field(SetupStateSerializer)
     def get_setup(self, game: Game) -> dict[str, Any]:
@@ -121,9 +144,14 @@ class CreateGameSerializer(serializers.Serializer):
                                     help_text="Seconds per player; omit or null for an untimed game")
     time_increment = StrictIntegerField(required=False, default=0, max_value=validation.MAX_DB_INT,
                                         help_text="Seconds added after each action")
+    time_control = TimeControlField(
+        required=False, allow_null=True, default=None,
+        help_text="Instead of time_start: majiang-server's clock, {\"per_decision\": 5, \"bank\": 20} "
+                  "(seconds per decision 1-3600, a bank 0-3600 renewed every hand); omit or null for none")
     rules = serializers.DictField(required=False, default=dict,
                                   help_text="The game's rule options, e.g. cribbage's {\"counting\": \"manual\", "
-                                            "\"variants\": \"D\"} or a riichi Majiang.rule() override")
+                                            "\"variants\": \"D\"}; riichi's {\"preset\": \"tenhou\"} and/or "
+                                            "Majiang.rule() overrides")
 
 
 # --- lobby operations -------------------------------------------------------------------------

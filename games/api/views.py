@@ -50,7 +50,8 @@ class GameListView(GenericApiView):
         game = lobby.create_table(request.user, data.validated_data["game_type"], data.validated_data["mode"],
                                   time_start=data.validated_data.get("time_start"),
                                   time_increment=data.validated_data["time_increment"],
-                                  rules=data.validated_data["rules"])
+                                  rules=data.validated_data["rules"],
+                                  time_control=data.validated_data.get("time_control"))
         return Response(GameSerializer(get_game(game.id)).data, status=status.HTTP_201_CREATED)
 
 

@@ -11,6 +11,8 @@ import { createChat } from "./chat.js";
 const config = readJson("lobby-config", {});
 const gameTypes = new Map(readJson("game-types", []).map((gt) => [gt.key, gt]));
 const arrangements = readJson("arrangements", []);
+// Riichi's rule presets (games/riichi/presets.py), by name: labels for the set-up cards.
+const riichiPresets = new Map(readJson("riichi-presets", []).map((p) => [p.name, p]));
 
 const SETUP_EVENTS = new Set(["UserJoinedGame", "UserLeftGame", "GameModeChanged", "ArrangementChanged", "SetupAccepted"]);
 
@@ -220,7 +222,7 @@ function handle(msg) {
 const cards = new Map(); // game id -> {el, sig}
 
 function renderSetups() {
-  const ctx = { me: state.me, gameTypes, arrangements, acceptSent: state.acceptSent, actions };
+  const ctx = { me: state.me, gameTypes, arrangements, acceptSent: state.acceptSent, actions, riichiPresets };
   // Our own tables first, then the rest oldest first (they are closest to starting).
   const setups = [...state.setups.values()].sort((a, b) => {
     const mineA = a.users.some((u) => u.user === state.me) ? 0 : 1;
@@ -305,6 +307,8 @@ function fillModes() {
   fillArrangements();
   for (const fieldset of document.querySelectorAll(".create-rules")) {
     fieldset.hidden = fieldset.dataset.gameType !== els.createType.value;
+    // A hidden game's inputs must not hold up the form with their own min/max checks.
+    fieldset.disabled = fieldset.hidden;
   }
   const playable = Boolean(type?.playable);
   els.createSubmit.disabled = !playable;
@@ -320,14 +324,44 @@ function fillArrangements() {
   els.createArrangement.replaceChildren(...options.map((a) => h("option", { value: a.id, selected: a.id === keep }, a.name)));
 }
 
+function chosenFieldset() {
+  return document.querySelector(`.create-rules[data-game-type="${els.createType.value}"]`);
+}
+
 // Only options that differ from the game's defaults are sent, so the table's rules stay minimal.
+// Riichi's advanced overrides (JSON) go on top of its preset; null (with a toast) if unreadable.
 function chosenRules() {
-  const fieldset = document.querySelector(`.create-rules[data-game-type="${els.createType.value}"]`);
+  const fieldset = chosenFieldset();
   const rules = {};
   for (const select of fieldset ? fieldset.querySelectorAll("select[data-rule]") : []) {
     if (!select.options[select.selectedIndex].defaultSelected) rules[select.dataset.rule] = select.value;
   }
+  const overrides = fieldset?.querySelector("[data-overrides]")?.value.trim();
+  if (overrides) {
+    let parsed;
+    try {
+      parsed = JSON.parse(overrides);
+    } catch (error) {
+      toast(`The rule overrides are not JSON: ${error.message}`, { kind: "error", title: "Open table" });
+      return null;
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      toast('The rule overrides must be a JSON object, e.g. {"場数": 1}.', { kind: "error", title: "Open table" });
+      return null;
+    }
+    Object.assign(rules, parsed);
+  }
   return rules;
+}
+
+// majiang-server's clock from the riichi fieldset: {per_decision, bank}, or null when untimed.
+// The numbers go as typed; the server refuses bad ones with its reason (InvalidTimeControl).
+function chosenTimeControl() {
+  const fieldset = chosenFieldset();
+  const perDecision = fieldset?.querySelector('[data-time="per_decision"]')?.value.trim();
+  if (!perDecision) return null;
+  const bank = fieldset.querySelector('[data-time="bank"]')?.value.trim();
+  return { per_decision: Number(perDecision), bank: bank ? Number(bank) : 0 };
 }
 
 function wireCreateForm() {
@@ -337,7 +371,10 @@ function wireCreateForm() {
     event.preventDefault();
     const message = { type: "CreateGame", game_type: els.createType.value, mode: Number(els.createMode.value) };
     const rules = chosenRules();
+    if (rules === null) return;
     if (Object.keys(rules).length) message.rules = rules;
+    const timeControl = chosenTimeControl();
+    if (timeControl) message.time_control = timeControl;
     if (send(message, "Open table")) {
       state.pendingCreate = { arrangement: Number(els.createArrangement.value) || ARRANGEMENT.RANDOM };
     }

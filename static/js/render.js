@@ -65,6 +65,25 @@ function teamLegend(count) {
   return h("p", { class: "team-legend", "aria-hidden": "true" }, teams);
 }
 
+/** The table's clock in a few characters: "5 + 20 s" (per decision + bank), "10 min + 5 s", or null. */
+export function clockLabel(setup) {
+  const control = setup.time_control;
+  if (control) return `${control.per_decision} + ${control.bank} s`;
+  if (setup.time_start === null || setup.time_start === undefined) return null;
+  const start = setup.time_start % 60 === 0 ? `${setup.time_start / 60} min` : `${setup.time_start} s`;
+  return setup.time_increment ? `${start} + ${setup.time_increment} s` : start;
+}
+
+/** A riichi table's rules: its preset's label, and how many options it overrides on top. */
+export function riichiRulesLabel(setup, presets) {
+  const rules = setup.rules || {};
+  const name = rules.preset || "majiang";
+  const label = presets?.get(name)?.label || name;
+  // host_seat, tile_bag and imported are the platform's, not rule options.
+  const own = Object.keys(rules).filter((k) => !["preset", "host_seat", "tile_bag", "imported"].includes(k));
+  return own.length ? `${label} + ${own.length} override${own.length === 1 ? "" : "s"}` : label;
+}
+
 function statusLine(setup, seats) {
   const users = setup.users;
   if (users.length < seats) {
@@ -171,7 +190,16 @@ export function setupCard(setup, ctx) {
         h("span", { class: "table-no" }, `#${setup.display_number}`)),
       h("div", { class: "table-card__badges" },
         h("span", { class: "badge", dataset: { testid: "table-mode" } }, mode ? mode.name : `Mode ${setup.mode}`),
-        h("span", { class: "badge badge--soft" }, arrangementName))),
+        h("span", { class: "badge badge--soft" }, arrangementName),
+        setup.game_type === "riichi"
+          ? h("span", { class: "badge badge--soft", dataset: { testid: "table-rules" },
+            title: setup.rules && Object.keys(setup.rules).length ? JSON.stringify(setup.rules) : "Majiang's defaults" },
+          riichiRulesLabel(setup, ctx.riichiPresets))
+          : null,
+        clockLabel(setup)
+          ? h("span", { class: "badge badge--soft", dataset: { testid: "table-clock" }, title: "Time control" },
+            clockLabel(setup))
+          : null)),
     feltTable(setup, seats, mode),
     h("ol", { class: "seat-list", "aria-label": `Seats at table ${setup.display_number}` }, rows),
     teams && mode?.teams ? teamLegend(mode.teams) : null,

@@ -14,19 +14,6 @@ from games.models import Action, Game, Seat
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    """The service's clock, moved by hand."""
-    now = {"ms": 1_700_000_000_000}
-    monkeypatch.setattr(services, "now_ms", lambda: now["ms"])
-
-    def advance(seconds: float) -> int:
-        now["ms"] += int(seconds * 1000)
-        return now["ms"]
-
-    advance.now = lambda: now["ms"]
-    return advance
-
 
 def timed_game(make_user, time_start=60, time_increment=5, n=2):
     users = [make_user() for _ in range(n)]

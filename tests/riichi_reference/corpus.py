@@ -28,9 +28,11 @@ PRESETS = (
 
 
 def npm_missing_reason() -> str | None:
-    """Why the reference games cannot be made here, or None when they can."""
-    if shutil.which("npm") is None:
-        return "npm is not on PATH: the majiang-core reference games need Node.js and npm"
+    """Why the reference games cannot be made here, or None when they can: Node.js runs them and
+    npm installs majiang-core. Nothing else is a reason to skip (a failed ``npm ci`` fails)."""
+    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
+    if missing:
+        return f"{' and '.join(missing)} not on PATH: the majiang-core reference games need Node.js and npm"
     return None
 
 

@@ -80,7 +80,8 @@ def sweep(game_id: int, readers: list[HttpClient]) -> list[str]:
         "/api/games/", f"/api/games/{game_id}/", f"/api/games/{game_id}/history/",
         f"/api/games/{game_id}/snapshot/", f"/api/games/{game_id}/replay/?step={seq}",
         f"/api/games/{game_id}/replay/?step=0", f"/api/games/{game_id}/moves/", f"/api/games/{game_id}/chat/",
-        f"/api/games/{game_id}/export/", f"/api/games/{game_id}/review/", "/api/games/export/",
+        f"/api/games/{game_id}/export/", f"/api/games/{game_id}/review/", f"/api/games/{game_id}/paifu/",
+        "/api/games/export/",
         f"/games/{game_id}/", f"/games/{game_id}/replay/", "/",
     ]
     bodies = []

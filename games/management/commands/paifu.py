@@ -4,7 +4,8 @@ A file holds one JSON paifu (or a JSON list of them, like the oracle's script.js
 each of the form ``{"rule": {overrides of Majiang.rule() defaults}, "paifu": {...}}``. Each game is
 replayed decision by decision (``games.riichi.engine.replay``); the command prints ``OK`` or the
 first divergence per game, then a summary, and exits with status 1 if any game diverged.
-``--rule JSON`` gives the overrides for bare paifu (default: none).
+``--rule JSON`` gives the overrides for bare paifu (default: none); a paifu downloaded from this
+site (``GET /api/games/<id>/paifu/``) carries its own ``rule``, which is used instead.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ class Command(BaseCommand):
         actions = parser.add_subparsers(dest="action", required=True, metavar="{verify}")
         check = actions.add_parser("verify", help="replay paifu and compare every record")
         check.add_argument("files", nargs="+", metavar="FILE")
-        check.add_argument("--rule", default="{}", help="rule overrides (JSON) for files of bare paifu")
+        check.add_argument("--rule", default="{}",
+                           help="rule overrides (JSON) for bare paifu without a rule of their own")
         check.add_argument("--quiet", action="store_true", help="print only divergences and the summary")
 
     def handle(self, *args: Any, **options: Any) -> None:

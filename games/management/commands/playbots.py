@@ -25,6 +25,7 @@ from games.engine import Mode
 from games.errors import GameError
 from games.models import Game, Status
 from games.registry import GAME_TYPES, GameType, get_game_type
+from games.riichi import presets
 
 BotChoice = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
@@ -68,6 +69,21 @@ def _modes(game_type: GameType) -> str:
     return ", ".join(f"{m.id} ({m.name})" for m in game_type.modes)
 
 
+def parse_rules(game_type: str, text: str) -> dict[str, Any]:
+    """``--rule``: a JSON object of rules, or for riichi the bare name of a rule preset (the lobby
+    checks the rules themselves, as for any table)."""
+    if game_type == "riichi" and text in presets.PRESETS:
+        return {presets.PRESET_KEY: text}
+    try:
+        rules = json.loads(text)
+    except ValueError as error:
+        hint = f" or a preset ({', '.join(presets.PRESETS)})" if game_type == "riichi" else ""
+        raise CommandError(f"--rule is not JSON{hint}: {error}") from None
+    if not isinstance(rules, dict):
+        raise CommandError("--rule must be a JSON object")
+    return rules
+
+
 def bot_users(game_type: str, count: int) -> list[User]:
     """``bot-<type>-1`` .. ``bot-<type>-<count>``, created on first use, reused after."""
     users = []
@@ -82,7 +98,10 @@ def bot_users(game_type: str, count: int) -> list[User]:
 
 def open_table(game_type: str, mode: Mode, users: list[User], rules: dict[str, Any] | None = None) -> Game:
     """Create, fill and accept a table; the lobby starts the game once everyone has accepted."""
-    game = lobby.create_table(users[0], game_type, mode.id, rules=rules)
+    try:
+        game = lobby.create_table(users[0], game_type, mode.id, rules=rules)
+    except GameError as error:  # rules the engine refuses: say so, as the lobby would
+        raise CommandError(f"--rule: {error.code}: {error.reason}") from None
     for user in users[1:]:
         lobby.join(user, game.id)
     for user in users:
@@ -117,7 +136,7 @@ def play_table(game_type: str, mode: Mode, users: list[User], choose: BotChoice,
             snap = services.snapshot(game, user, start=game.history_size)
         action_type, params = choose(snap["view"], snap["legal"], rng)
         try:
-            services.apply_action(game.id, user, action_type, params, answers=game.seq)
+            services.apply_action(game.id, user, action_type, params, answers=game.seq, hold=False)
         except GameError as error:
             raise CommandError(f"game {game.id}: {user.username} played {action_type} {params}: {error}") from None
         actions += 1
@@ -155,9 +174,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
         parser.add_argument(
             "--rule",
-            help="the table's rules as a JSON object (riichi: overrides of Majiang.rule(), "
-            'e.g. \'{"場数": 1}\'; cribbage: e.g. \'{"counting": "manual", "variants": "D"}\'); '
-            "default: the game's defaults",
+            help="the table's rules as a JSON object (riichi: a preset and/or overrides of Majiang.rule(), "
+            'e.g. \'{"preset": "tenhou", "場数": 1}\', or just a preset\'s name: tenhou; '
+            'cribbage: e.g. \'{"counting": "manual", "variants": "D"}\'); default: the game\'s defaults',
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -172,12 +191,7 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1")
         rules = None
         if options["rule"] is not None:
-            try:
-                rules = json.loads(options["rule"])
-            except ValueError as error:
-                raise CommandError(f"--rule is not JSON: {error}") from None
-            if not isinstance(rules, dict):
-                raise CommandError("--rule must be a JSON object")
+            rules = parse_rules(key, options["rule"])
         mode = choose_mode(game_type, options["players"], options["mode"])
         users = bot_users(key, mode.seats)
         choose = load_bot(key)

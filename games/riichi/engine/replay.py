@@ -249,14 +249,20 @@ def _entry(obj: Any, source: str, default: Mapping[str, Any]) -> Entry:
     if isinstance(obj, dict) and isinstance(obj.get("paifu"), dict):
         return Entry(source, dict(obj.get("rule") or {}), obj["paifu"])
     if isinstance(obj, dict) and isinstance(obj.get("log"), list):
-        return Entry(source, dict(default), obj)
+        # A paifu downloaded from this site carries its rule (the full Majiang.rule()) beside
+        # Majiang's keys: it is how the game was played, so it wins over the default for bare paifu.
+        own = obj.get("rule")
+        if own is not None and not isinstance(own, dict):
+            raise ValueError(f"{source}: the paifu's rule is not an object")
+        return Entry(source, dict(own if own is not None else default), obj)
     raise ValueError(f"{source}: not a paifu")
 
 
 def read_entries(path: str, default: Mapping[str, Any] | None = None) -> list[Entry]:
     """The paifu in a file: one JSON document (a paifu, a ``{"rule", "paifu"}`` object or a list
     of either, like the oracle's script.json) or JSON lines of ``{"rule": overrides, "paifu"}``.
-    ``default`` is the rule overrides for a bare paifu."""
+    ``default`` is the rule overrides for a bare paifu without a ``rule`` key of its own (this
+    site's download has one)."""
     import json
 
     default = default or {}

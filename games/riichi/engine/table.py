@@ -46,12 +46,15 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine import Event, Mode, Rejection
 
+from ..presets import DEFAULT_PRESET, PRESET_KEY
+from ..presets import get as get_preset
 from .allow import allow_no_daopai
 from .game import DAPAI, FULOU, GANG, GANGZIMO, HULE, JIEJU, KAIJU, QIPAI, ZIMO, Game
 from .rule import rule as make_rule
@@ -60,9 +63,10 @@ from .shoupai import Shoupai
 from .xiangting import xiangting
 
 SEATS = 4
-# Keys the platform itself puts in a table's rules (see games.lobby.RESERVED_RULES); the rest are
-# Majiang.rule() overrides.
-PLATFORM_RULES = ("host_seat", "tile_bag", "imported")
+# Keys of a table's rules that are not Majiang.rule() overrides: those the platform itself puts
+# there (games.lobby.RESERVED_RULES, which hosts may not set) and the rule preset a host may name
+# (games/riichi/presets.py), expanded under the table's overrides.
+PLATFORM_RULES = ("host_seat", "tile_bag", "imported", PRESET_KEY)
 _ANKAN = re.compile(r"[mpsz][0-9]{4}\Z")
 ACTIONS = ("kaiju", "dapai", "fulou", "gang", "hule", "pingju", "daopai", "pass")
 
@@ -87,6 +91,27 @@ class SeatEvent(Event):
         if self.player is not None:
             message["player"] = self.player
         return message
+
+
+_CALLED = re.compile(r"[+=\-]\Z")
+
+
+def tile_kinds(text: str) -> list[str]:
+    """The tiles written in a hand or meld string (``'m1-23'``, ``'z111='``, ``'m05p1'``), each
+    as its kind: red five as five, markers and riichi/meld punctuation ignored."""
+    kinds: list[str] = []
+    suit = ""
+    for ch in text:
+        if ch in "mpsz":
+            suit = ch
+        elif ch.isdigit() and suit:
+            kinds.append(suit + ("5" if ch == "0" else ch))
+    return kinds
+
+
+def unseen_waits(waits: Sequence[str], seen: Counter[str]) -> list[dict[str, Any]]:
+    """Each wait with how many of it the player has not seen (four of a kind, less those seen)."""
+    return [{"p": w, "left": max(0, 4 - seen[w[0] + ("5" if w[1] == "0" else w[1])])} for w in waits]
 
 
 def masked_shoupai(sp: Shoupai) -> str:
@@ -119,12 +144,14 @@ class RiichiGame:
         title: str = "",
         player: Sequence[str] | None = None,
         host: int = 0,
+        preset: str | None = None,
     ) -> None:
         if not 0 <= qijia < SEATS:
             raise ValueError("qijia is a seat, 0 to 3")
         if not 0 <= host < SEATS:
             raise ValueError("host is a seat, 0 to 3")
         self.host = host
+        self.preset = preset  # the preset the rules start from, shown with them (None: not known)
         self.rule = make_rule() if rule is None else rule
         self.qijia = qijia
         self._events: list[Event] = []
@@ -144,13 +171,16 @@ class RiichiGame:
             raise ValueError("riichi mahjong is played by four")
         rules = dict(rules or {})
         host = rules.pop("host_seat", 0)  # set by the lobby: the host's seat starts the game
+        preset = rules.get(PRESET_KEY, DEFAULT_PRESET)
+        base = get_preset(preset).overrides  # an unknown preset is a ValueError, like a bad rule
         for key in PLATFORM_RULES:
             rules.pop(key, None)
-        rule = make_rule(rules)
+        rule = make_rule({**base, **rules})
         rng = random.Random(seed)
         qijia = int(rng.random() * 4)
         # The title goes to every client in ``kaiju``: it must carry nothing the walls derive from.
-        return cls(rule, shan=lambda game: Shan.shuffled(rule, rng), qijia=qijia, title=TITLE, host=host)
+        return cls(rule, shan=lambda game: Shan.shuffled(rule, rng), qijia=qijia, title=TITLE, host=host,
+                   preset=preset)
 
     @classmethod
     def from_walls(
@@ -189,6 +219,11 @@ class RiichiGame:
             return [self.host]
         return sorted(self._waiting)
 
+    def hands_dealt(self) -> int:
+        """How many hands have been dealt (Majiang's qipai) so far: a clock whose time bank is
+        renewed with every hand (majiang-server's, games/clocks.py) watches this change."""
+        return len(self.game.paipu.get("log", ()))
+
     def apply(self, seat: int, action_type: str, params: list[Any]) -> list[Event]:
         if self.is_over:
             raise Rejection("the game is over")
@@ -219,6 +254,13 @@ class RiichiGame:
             self._advance()
         return self._take_events()
 
+    def decision_window(self) -> bool:
+        """Whether the game waits for hidden decisions on a discard or an added kan (calls, ron):
+        how long that wait lasts would tell the table that someone could call, so the platform
+        does not resolve it before a minimum time (``settings.CALL_FLOOR_MS``,
+        docs/riichi-table.md)."""
+        return self._started and not self.is_over and self.game.status in (DAPAI, GANG) and bool(self._waiting)
+
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """Every action ``seat`` may take now, one entry per action (``type``, ``params``), plus
         for a winning shape that may not win an entry ``{"type": "hule", "allowed": False,
@@ -245,6 +287,7 @@ class RiichiGame:
         snapshot: dict[str, Any] = {
             "game_type": self.game_type,
             "rule": self.rule,
+            "preset": self.preset,
             "title": game.title,
             "player": game.player,
             "qijia": self.qijia,
@@ -459,6 +502,26 @@ class RiichiGame:
 
     # view ------------------------------------------------------------------------------------
 
+    def _seen_by(self, l: int) -> Counter[str]:
+        """Every tile seat ``l`` can see, by kind (red fives counted as fives): its own hand, every
+        river and meld, the dora indicators. A called discard is counted once, in its meld."""
+        game = self.game
+        shan = game.shan
+        assert shan is not None
+        seen: Counter[str] = Counter()
+        for kind in tile_kinds(game.shoupai[l].to_string().split(",")[0]):
+            seen[kind] += 1
+        for s in range(4):
+            for p in game.he[s]._pai:
+                if not _CALLED.search(p):
+                    seen[p[0] + (p[1] if p[1] != "0" else "5")] += 1
+            for m in game.shoupai[s]._fulou:
+                for kind in tile_kinds(m):
+                    seen[kind] += 1
+        for p in shan.baopai:
+            seen[p[0] + (p[1] if p[1] != "0" else "5")] += 1
+        return seen
+
     def _hand_view(self, viewer: int | None, reveal_all: bool) -> dict[str, Any]:
         game = self.game
         shan = game.shan
@@ -496,6 +559,7 @@ class RiichiGame:
                 "shoupai": sp.to_string(),
                 "xiangting": xiangting(sp),
                 "waits": waits,
+                "tingpai": unseen_waits(waits, self._seen_by(l)) if waits else None,
                 "furiten": not game._neng_rong[l],
             }
         if reveal_all:

@@ -1,0 +1,101 @@
+"""The service's side of the timing rule: the answer that would close a discard's decision window
+too soon is held (``services.Hold``), changes nothing, and goes through once the floor has passed;
+the window's start survives a rebuild from the log (another process, a restart)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import lobby, services
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+FLOOR = 500
+
+
+@pytest.fixture
+def table(make_user, settings):
+    settings.CALL_FLOOR_MS = FLOOR
+    users = [make_user() for _ in range(4)]
+    game = lobby.create_table(users[0], "riichi", 4, rules={"場数": 0})
+    for user in users[1:]:
+        lobby.join(user, game.id)
+    for user in users:
+        lobby.accept(user, game.id)
+    game.refresh_from_db()
+    by_position = {s.position: s.user for s in game.seats.all()}
+    return game, by_position
+
+
+def _window(game: Game, by_position, clock: list[int]) -> list[int]:
+    """Play (default discards, at the time ``clock`` says) until a discard waits for the other
+    three; their positions."""
+    while True:
+        game.refresh_from_db()
+        entry = services.replay(game)
+        waiting = entry.engine.to_act()
+        if entry.engine.decision_window():
+            return waiting
+        seat = waiting[0]
+        services.apply_action(game.id, by_position[seat], "pass", [], answers=game.seq)
+
+
+def test_the_last_answer_waits_for_the_floor(table, monkeypatch):
+    game, by_position = table
+    now = [10_000_000]
+    monkeypatch.setattr(services, "now_ms", lambda: now[0])
+    waiting = _window(game, by_position, now)
+    opened = now[0]
+    *first, last = waiting
+    for seat in first:  # answers that leave the window open are never held
+        services.apply_action(game.id, by_position[seat], "pass", [])
+    game.refresh_from_db()
+    seq = game.seq
+    now[0] = opened + FLOOR - 1
+    with pytest.raises(services.Hold) as held:
+        services.apply_action(game.id, by_position[last], "pass", [])
+    assert held.value.until_ms == opened + FLOOR
+    game.refresh_from_db()
+    assert game.seq == seq and game.actions.count() == seq  # nothing changed
+
+    # Rebuilt from the log (as another process would), the window still opened at the discard.
+    services.engine_cache.clear()
+    with pytest.raises(services.Hold) as again:
+        services.apply_action(game.id, by_position[last], "pass", [])
+    assert again.value.until_ms == opened + FLOOR
+
+    now[0] = opened + FLOOR
+    services.apply_action(game.id, by_position[last], "pass", [])
+    game.refresh_from_db()
+    assert game.seq == seq + 1
+
+
+def test_no_floor_no_hold(table, settings, monkeypatch):
+    game, by_position = table
+    settings.CALL_FLOOR_MS = 0
+    now = [10_000_000]
+    monkeypatch.setattr(services, "now_ms", lambda: now[0])
+    for seat in _window(game, by_position, now):
+        services.apply_action(game.id, by_position[seat], "pass", [])
+
+
+def test_in_time_sends_a_held_answer_again_when_due(table, monkeypatch):
+    game, by_position = table
+    now = [10_000_000]
+    monkeypatch.setattr(services, "now_ms", lambda: now[0])
+    waiting = _window(game, by_position, now)
+    for seat in waiting[:-1]:
+        services.apply_action(game.id, by_position[seat], "pass", [])
+    slept = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += round(seconds * 1000)
+
+    monkeypatch.setattr(services.time, "sleep", sleep)
+    game.refresh_from_db()
+    seq = game.seq
+    services.apply_action_in_time(game.id, by_position[waiting[-1]], "pass", [])
+    game.refresh_from_db()
+    assert slept == [FLOOR / 1000] and game.seq == seq + 1
