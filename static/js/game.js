@@ -302,7 +302,9 @@ function orderedPlayers() {
 }
 
 function renderSeats() {
-  const around = orderedPlayers();
+  // A renderer that seats the players itself (ownSeats: riichi's counter-clockwise table) gets
+  // no generic plaques, which go round the other way.
+  const around = renderer.ownSeats ? [] : orderedPlayers();
   els.seats.replaceChildren(...around.map((p, i) => seatPlaque(p, i, around.length)));
   const listed = [...state.players].sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
   els.players.replaceChildren(...listed.map((p) => {
@@ -389,7 +391,22 @@ const repaint = scheduler(() => {
   renderer.renderResult(els.result, ctx);
   els.result.hidden = !state.result || state.status === "active";
   renderLog();
+  runAutoAction(ctx);
 });
+
+// A renderer may answer a decision itself (autoAction(ctx) -> [type, params] or null): a move that
+// is no decision at all (riichi's lone pass) or one the player's own settings ask for. It is sent
+// at most once per v, never while another request is in flight.
+let autoV = null;
+function runAutoAction(ctx) {
+  if (!renderer.autoAction || state.busy || state.status !== "active" || state.position === null || !state.legal.length) return;
+  if (state.v === autoV) return;
+  const move = renderer.autoAction(ctx);
+  if (!move) return;
+  act(move[0], move[1] || []);
+  // Only a move that went out counts: offline, the next Snapshot (same v) may try again.
+  if (state.busy) autoV = state.v;
+}
 
 // ---------------------------------------------------------------- start
 

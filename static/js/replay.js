@@ -4,7 +4,7 @@
 // players and action list) and, for each step shown, the state after that many actions
 // (GET /api/games/<id>/replay/?step=N: {view, history}, everything revealed for a finished
 // game). The table is drawn by the same modules as the live game page (Acquire with every rack
-// showing; cribbage with every hand).
+// showing; cribbage and riichi with every hand).
 
 import { h, readJson } from "./dom.js";
 
@@ -65,6 +65,33 @@ const GAMES = {
       result(history, who) {
         const out = outcome(history, config.result, lastView);
         return out ? renderResult(out, { who, position: null, gameId, links: false }) : null;
+      },
+    };
+  },
+  async riichi() {
+    const [{ playerTag, replayScreen }, { describeMessage, QUIET }, { renderStandings }, { renderTable }] = await Promise.all([
+      import("./games/riichi.js"), import("./games/riichi/log.js"),
+      import("./games/riichi/result.js"), import("./games/riichi/table.js")]);
+    let lastHistory = [];
+    let lastView = null;
+    return {
+      review: false,
+      playerTag,
+      // The log lines need the whole history (who dealt in, which hand): the step's, kept by table().
+      describe: (message, who) => describeMessage(message, who, { history: lastHistory, rule: lastView?.rule }),
+      // The deal that follows a hand's end in the same step does not hide the end in the caption.
+      quiet: new Set([...QUIET, "qipai"]),
+      table(view, history, who) {
+        lastHistory = history;
+        lastView = view;
+        // A player watching their own game sits in their seat; everyone else sees the first
+        // dealer's seat at the bottom. Every hand is open: the view of a finished game is revealed.
+        const bottom = typeof view.viewer === "number" ? view.viewer : view.qijia ?? 0;
+        return renderTable(view, { who, bottom, mine: typeof view.viewer === "number", screen: replayScreen(history, view, who) });
+      },
+      result(history, who) {
+        const jieju = [...history].reverse().find((m) => m.type === "jieju") || null;
+        return renderStandings(config.result, jieju, { who, position: null, gameId, links: false });
       },
     };
   },
@@ -234,7 +261,7 @@ function wire() {
 
 async function start() {
   if (!(config.game_type in GAMES)) {
-    say(`Replays are available for Acquire and cribbage games; this is ${config.game_type_name || config.game_type}.`);
+    say(`Replays are available for Acquire, cribbage and riichi games; this is ${config.game_type_name || config.game_type}.`);
     els.board.replaceChildren();
     return;
   }

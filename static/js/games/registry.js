@@ -10,7 +10,7 @@ import generic from "./generic.js";
 const loaders = new Map([
   ["acquire", () => import("./acquire.js")],
   ["cribbage", () => import("./cribbage.js")],
-  // ["riichi", () => import("./riichi.js")],
+  ["riichi", () => import("./riichi.js")],
 ]);
 
 /** Register (or replace) the loader of a game type's renderer module. */

@@ -1,0 +1,315 @@
+// The riichi mahjong table for the game page (registered in registry.js). The drawing lives in
+// ./riichi/: tiles.js (notation and tiles as SVG), table.js (the square table, rivers, hands,
+// middle), controls.js (the decision bar, help and panel), decisions.js (legal actions read, the
+// moves made for the player), hands.js (the hands of the history), result.js (win and draw
+// screens, final standings), log.js (history in words) and names.js (yaku and other words). The
+// replay page uses the same modules. See docs/browser.md and docs/riichi-table.md.
+
+import { h, replaceChildrenKeepingFocus } from "../dom.js";
+import generic from "./generic.js";
+import { renderBar, renderHelp, renderPanel } from "./riichi/controls.js";
+import { autoMove, loadToggles, options, saveToggles } from "./riichi/decisions.js";
+import { handsOf, lastEnded } from "./riichi/hands.js";
+import { describeMessage } from "./riichi/log.js";
+import { renderHandEnd, renderStandings } from "./riichi/result.js";
+import { renderTable } from "./riichi/table.js";
+
+// A hand's result shows until the player closes it, or until this long after it appeared once
+// the next hand has begun: the server deals the next hand at once, so "until the next deal"
+// alone would be no time at all.
+const HAND_END_HOLD_MS = 8000;
+
+const ui = {
+  // What the player is picking on the table ("lizhi": the riichi discard; "chi", "pon", "kan":
+  // one meld of several), for the decision of one v only.
+  mode: null,
+  modeV: null,
+  toggles: loadToggles(),
+  // The last board drawn and its context, so the renderer can redraw itself (a mode, a closed
+  // screen, the hold running out) between the page's repaints.
+  el: null,
+  ctx: null,
+  // The hand-end screen: which hand it shows (key), since when, the node itself (kept across
+  // redraws, so it neither flickers nor replays its entrance on every push), and those closed.
+  screen: { key: null, since: 0, node: null, closed: new Set(), baseline: null, timer: null },
+};
+
+/** A player's name with the robot marker for house bots. */
+export function playerTag(name, { bot = false, me = false } = {}) {
+  return h("span", { class: ["rii-who", me && "rii-who--me"] }, name,
+    bot ? h("span", { class: "bot-icon", title: "House bot", "aria-label": "(bot)", role: "img" }) : null);
+}
+
+function whoFor(ctx) {
+  return (seat) => playerTag(ctx.playerName(seat), { bot: Boolean(ctx.players.find((p) => p.position === seat)?.bot), me: seat === ctx.position });
+}
+
+const seated = (ctx) => ctx.position !== null && ctx.position !== undefined;
+
+/** Who sits at the bottom: the viewer; for a spectator, the host's seat (else the first). */
+function bottomSeat(ctx) {
+  if (seated(ctx)) return ctx.position;
+  const host = ctx.players.find((p) => p.user === ctx.config.host && p.position !== null && p.position !== undefined);
+  return host ? host.position : 0;
+}
+
+function legalNow(ctx) {
+  return seated(ctx) && ctx.state.status === "active" ? ctx.state.legal || [] : [];
+}
+
+function modeFor(ctx, opts) {
+  if (ui.modeV !== ctx.state.v) return null;
+  if (ui.mode === "lizhi" && !opts.lizhi.length) return null;
+  if (ui.mode && ui.mode !== "lizhi" && !(ui.mode === "kan" && opts.ownTurn ? opts.gang : opts[ui.mode] || []).length) return null;
+  return ui.mode;
+}
+
+function redraw() {
+  if (ui.el && ui.ctx && ui.el.isConnected) renderer.renderBoard(ui.el, { ...ui.ctx, busy: ui.ctx.state.busy });
+}
+
+function setMode(mode) {
+  ui.mode = mode;
+  ui.modeV = ui.ctx ? ui.ctx.state.v : null;
+  redraw();
+}
+
+function send(ctx, type, params) {
+  ui.mode = null;
+  ctx.act(type, params);
+}
+
+// ------------------------------------------------------------------ hand-end screen
+
+function closeScreen(key) {
+  ui.screen.closed.add(key);
+  redraw();
+}
+
+/** The last hand's result while it should show (see HAND_END_HOLD_MS), else null. */
+function liveScreen(ctx, who) {
+  const history = ctx.state.history;
+  const view = ctx.state.view;
+  const s = ui.screen;
+  if (s.baseline === null) s.baseline = history.length;
+  const hands = handsOf(history, view.qijia);
+  const hand = lastEnded(hands);
+  if (!hand) return null;
+  const key = String(hand.start);
+  if (s.closed.has(key)) return null;
+  const next = hands[hands.length - 1] !== hand ? hands[hands.length - 1] : null;
+  if (s.key !== key) {
+    s.key = key;
+    s.since = Date.now();
+    s.node = null;
+    // Opened the page in a later hand already under way: that result is old news.
+    const played = next && history.slice(next.start).some((m) => m.type === "dapai");
+    if (hand.endIndex < s.baseline && played) {
+      s.closed.add(key);
+      return null;
+    }
+  }
+  if (next) {
+    const left = HAND_END_HOLD_MS - (Date.now() - s.since);
+    if (left <= 0) {
+      s.closed.add(key);
+      return null;
+    }
+    clearTimeout(s.timer);
+    s.timer = setTimeout(redraw, left + 20);
+  }
+  if (!s.node) {
+    const node = renderHandEnd(hand, { who, rule: view.rule, onClose: () => closeScreen(key) });
+    // A node moved into the next redraw would play its entrance again: once is enough.
+    node.addEventListener("animationend", () => node.classList.add("rii-screen--shown"), { once: true });
+    s.node = node;
+  }
+  return s.node;
+}
+
+/**
+ * The screen a replay step shows: the last hand's result from the step that ended it until the
+ * next hand's first discard.
+ */
+export function replayScreen(history, view, who) {
+  const hand = lastEnded(handsOf(history, view?.qijia));
+  if (!hand) return null;
+  if (history.slice(hand.endIndex).some((m) => m.type === "dapai")) return null;
+  return renderHandEnd(hand, { who, rule: view?.rule || {} });
+}
+
+// ------------------------------------------------------------------ keyboard
+
+function handTiles() {
+  return ui.el ? [...ui.el.querySelectorAll('[data-testid="my-hand"] [data-testid="hand-tile"]')] : [];
+}
+
+function barButton(shortcut) {
+  if (!ui.el) return null;
+  return [...ui.el.querySelectorAll('[data-testid="riichi-bar"] [data-shortcut]')].find((b) => b.dataset.shortcut === shortcut && !b.disabled) || null;
+}
+
+function onKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey || !ui.el || !ui.el.isConnected) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && target.closest("input, textarea, select, [contenteditable]")) return;
+  const key = event.key;
+  const handled = () => event.preventDefault();
+  if (key === "Escape") {
+    if (ui.mode && ui.modeV === ui.ctx?.state.v) {
+      setMode(null);
+      return handled();
+    }
+    const close = ui.el.querySelector('[data-testid="screen-close"]');
+    if (close) {
+      close.click();
+      return handled();
+    }
+    // Otherwise Escape skips, as Space does.
+    const skip = barButton(" ");
+    if (skip) {
+      skip.click();
+      return handled();
+    }
+    return;
+  }
+  const digit = "1234567890-=".indexOf(key);
+  const options = [...ui.el.querySelectorAll('[data-testid="call-option"]')];
+  if (digit >= 0 && options.length) {
+    if (options[digit] && !options[digit].disabled) options[digit].click();
+    return handled();
+  }
+  const tiles = handTiles();
+  if (digit >= 0) {
+    const tile = tiles[digit];
+    if (!tile || tile.tagName !== "BUTTON" || tile.disabled) return;
+    // The first press picks the tile, the second discards it: a slip of the finger costs nothing.
+    if (document.activeElement === tile) tile.click();
+    else tile.focus();
+    return handled();
+  }
+  if (key === "ArrowLeft" || key === "ArrowRight") {
+    const live = tiles.filter((t) => t.tagName === "BUTTON" && !t.disabled);
+    if (!live.length) return;
+    const at = live.indexOf(document.activeElement);
+    const next = at < 0 ? (key === "ArrowLeft" ? live.length - 1 : 0) : Math.max(0, Math.min(live.length - 1, at + (key === "ArrowLeft" ? -1 : 1)));
+    live[next].focus();
+    return handled();
+  }
+  if (key === "ArrowUp") {
+    if (tiles.includes(document.activeElement) && !document.activeElement.disabled) document.activeElement.click();
+    return handled();
+  }
+  const button = barButton(key.length === 1 ? key.toLowerCase() : key);
+  if (button) {
+    button.click();
+    handled();
+  }
+}
+
+let keysWired = false;
+function wireKeys() {
+  if (keysWired) return;
+  keysWired = true;
+  document.addEventListener("keydown", onKey);
+}
+
+// ------------------------------------------------------------------ the renderer
+
+const renderer = {
+  name: "riichi",
+  // The hand is clickable when it is the viewer's turn, so the board follows the legal moves.
+  boardShowsActions: true,
+  // The table draws its own seats (counter-clockwise from the viewer): no generic plaques.
+  ownSeats: true,
+
+  formatMessage(message, ctx) {
+    return describeMessage(message, whoFor(ctx), { history: ctx.state.history, rule: ctx.state.view?.rule });
+  },
+
+  renderBoard(el, ctx) {
+    const view = ctx.state.view;
+    if (!view || view.game_type !== "riichi") {
+      generic.renderBoard(el, ctx);
+      return;
+    }
+    ui.el = el;
+    ui.ctx = ctx;
+    wireKeys();
+    const who = whoFor(ctx);
+    const busy = Boolean(ctx.busy);
+    // A decision the page is about to answer by itself (autoAction, right after this repaint) is
+    // not offered: no tile or button lights up for a moment only to go dark.
+    const auto = !busy && autoMove(legalNow(ctx), ui.toggles);
+    const opts = options(auto ? [] : legalNow(ctx));
+    const mode = modeFor(ctx, opts);
+    let hand = null;
+    if (opts.ownTurn) {
+      const legal = new Set(mode === "lizhi" ? opts.lizhi.map((p) => p.replace(/\*$/, "")) : opts.dapai);
+      hand = { legal, mode: mode === "lizhi" ? "lizhi" : "dapai", busy,
+        onTile: (param) => send(ctx, "dapai", [mode === "lizhi" ? `${param}*` : param]) };
+    }
+    const active = ctx.state.status === "active";
+    const table = renderTable(view, {
+      who,
+      bottom: bottomSeat(ctx),
+      mine: seated(ctx),
+      toAct: active ? ctx.state.toAct : [],
+      hand,
+      help: seated(ctx) && !view.is_over ? renderHelp(view.me, opts) : null,
+      bar: renderBar({ opts, view, v: ctx.state.v, busy, mode, setMode, send: (type, params) => send(ctx, type, params), who }),
+      screen: liveScreen(ctx, who),
+      clocks: active ? ctx.state.clocks || null : null,
+      clocksAt: ctx.state.clocksAt || Date.now(),
+    });
+    // For tests and the curious: the v this table answers and the legal action types behind it.
+    table.dataset.v = String(ctx.state.v ?? "");
+    table.dataset.legal = legalNow(ctx).map((e) => e.type).join(",");
+    replaceChildrenKeepingFocus(el, [table]);
+  },
+
+  renderActions(el, ctx) {
+    const { state } = ctx;
+    if (!seated(ctx) || state.status !== "active" || !state.view) {
+      generic.renderActions(el, ctx);
+      return;
+    }
+    const opts = options(state.legal);
+    const note = opts.ownTurn && !opts.calls && !opts.hule && !opts.lizhi.length && !opts.gang.length && !opts.pingju
+      ? "Your turn: click a tile of your hand to discard it."
+      : opts.any ? "Your decision is on the table, just above your hand." : "Nothing for you to decide now.";
+    el.replaceChildren(...renderPanel({
+      toggles: ui.toggles, note,
+      onToggle: (key, on) => {
+        ui.toggles = { ...ui.toggles, [key]: on };
+        saveToggles(ui.toggles);
+        // A toggle turned on may already answer the decision on the table.
+        const move = !ctx.state.busy ? autoMove(ctx.state.legal, ui.toggles) : null;
+        if (move) send(ctx, move[0], move[1]);
+      },
+    }).filter(Boolean));
+  },
+
+  /** Moves the client makes by itself (decisions.js): lone passes, forced discards, the toggles. */
+  autoAction(ctx) {
+    if (!seated(ctx) || ctx.state.status !== "active") return null;
+    return autoMove(ctx.state.legal, ui.toggles);
+  },
+
+  renderResult(el, ctx) {
+    const { state } = ctx;
+    if (state.status === "active" || !state.result) {
+      el.replaceChildren();
+      return;
+    }
+    const jieju = [...state.history].reverse().find((m) => m.type === "jieju") || null;
+    const sig = JSON.stringify([state.result, state.status, ctx.players, Boolean(jieju)]);
+    if (el.dataset.riiSig === sig) return;
+    el.dataset.riiSig = sig;
+    const standings = renderStandings(state.result, jieju, { who: whoFor(ctx), position: ctx.position, gameId: ctx.config.game, links: state.status === "finished" });
+    if (standings) el.replaceChildren(standings);
+    else generic.renderResult(el, ctx);
+  },
+};
+
+export default renderer;
