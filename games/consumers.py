@@ -289,7 +289,8 @@ class LobbyConsumer(GuardedConsumer):
         game = await self._call(
             lambda: lobby.create_table(self.user, game_type, _int(message, "mode", minimum=-validation.MAX_INT),
                                        time_start=time_start, time_increment=time_increment, rules=rules,
-                                       time_control=message.get("time_control"))
+                                       time_control=message.get("time_control"),
+                                       spectator_delay=message.get("spectator_delay", 0))
         )
         await self._enter(game.id)
 

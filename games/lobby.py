@@ -31,6 +31,9 @@ from .registry import GameType, get_game_type
 
 _random = secrets.SystemRandom()
 MAX_CLOCK_SECONDS = 24 * 3600
+# Spectators watch at most this late: enough to keep anyone from coaching a player, short enough
+# that a spectator still sees the game being played.
+MAX_SPECTATOR_DELAY = 900
 RESERVED_RULES = frozenset({"tile_bag", "host_seat", "imported"})
 
 
@@ -51,6 +54,7 @@ def setup_state(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
         "time_start": game.time_start,
         "time_increment": game.time_increment,
         "time_control": clocks.describe_control(game),
+        "spectator_delay": game.spectator_delay,
         "users": [
             {
                 "user": s.user_id,
@@ -127,10 +131,11 @@ def _check_rules(game_type: GameType, mode: Mode, rules: dict[str, Any]) -> None
 
 def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: int | None = None,
                  time_increment: int = 0, rules: dict[str, Any] | None = None,
-                 time_control: Any = None) -> Game:
+                 time_control: Any = None, spectator_delay: Any = 0) -> Game:
     """Open a table with ``user`` as its host in the first seat. The clock is Fischer's
     (``time_start`` seconds, ``time_increment`` per move), majiang-server's (``time_control``:
-    ``{"per_decision": s, "bank": s}``, checked here whatever its shape) or none."""
+    ``{"per_decision": s, "bank": s}``, checked here whatever its shape) or none. Spectators see
+    the game ``spectator_delay`` seconds late (0: live)."""
     game_type = get_game_type(game_type_key)
     if game_type is None:
         raise GameError("UnknownGameType", f"no game type {game_type_key!r}")
@@ -145,6 +150,12 @@ def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: in
     if not 0 <= time_increment <= MAX_CLOCK_SECONDS:
         raise GameError("InvalidTimeControl", f"time_increment is 0 to {MAX_CLOCK_SECONDS} seconds")
     decision = clocks.time_control(time_control)
+    if spectator_delay is None:
+        spectator_delay = 0
+    if (not isinstance(spectator_delay, int) or isinstance(spectator_delay, bool)
+            or not 0 <= spectator_delay <= MAX_SPECTATOR_DELAY):
+        raise GameError("InvalidSpectatorDelay",
+                        f"spectator_delay is a whole number of seconds from 0 to {MAX_SPECTATOR_DELAY}")
     if decision is not None and (time_start is not None or time_increment):
         # One clock per table: a time bank on top of a Fischer clock would be a third kind.
         raise GameError("InvalidTimeControl", "give time_control or time_start/time_increment, not both")
@@ -153,6 +164,7 @@ def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: in
             game_type=game_type.key, mode=mode_id, host=user, time_start=time_start,
             time_increment=time_increment, rules=rules or {},
             time_per_decision=decision[0] if decision else None, time_bank=decision[1] if decision else 0,
+            spectator_delay=spectator_delay,
         )
         seat = Seat.objects.create(game=game, user=user, slot=0)
         seats = [seat]

@@ -43,6 +43,9 @@ class Game(models.Model):
     time_per_decision = models.PositiveIntegerField(
         null=True, blank=True, help_text="Seconds per decision; empty = no per-decision clock")
     time_bank = models.PositiveIntegerField(default=0, help_text="Seconds of bank per hand (per-decision clock)")
+    # Spectators see the game this many seconds late, so nobody watching can coach a player
+    # (docs/riichi-table.md, "Spectators"); players see it live.
+    spectator_delay = models.PositiveIntegerField(default=0, help_text="Seconds spectators see the game late; 0 = live")
     # Bumped by every lobby change, so stale setup requests can be told apart.
     setup_version = models.PositiveIntegerField(default=0)
     # Time control: when the clocks of the seats the game waits for started running, and when the

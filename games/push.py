@@ -110,11 +110,16 @@ async def _send_forever(outbox: asyncio.Queue[list[Event]]) -> None:
             log.exception("push failed; its clients will resync on the gap")
 
 
-def send_many(deliveries: list[Delivery]) -> None:
-    """Send now (the change they announce has committed), in order."""
+def send_many(deliveries: list[Delivery], *, delay: float = 0) -> None:
+    """Send now (the change they announce has committed), in order; or ``delay`` seconds from now
+    (a table's spectators), in the same order as every other push delayed as long. A delayed
+    push is not waited for: if the process ends first, its clients resync on the gap."""
     if not deliveries:
         return
     events = _events(deliveries)
+    if delay > 0:
+        _send_later(events, delay)
+        return
     loop, outbox = _loop, _outbox
     if loop is not None and outbox is not None and loop.is_running() and not _on(loop):
         loop.call_soon_threadsafe(outbox.put_nowait, events)
@@ -125,6 +130,25 @@ def send_many(deliveries: list[Delivery]) -> None:
         # No loop at all (a management command, a script, a sync test): async_to_sync would start
         # a thread and a loop for every call; one loop of this process's own sends them, waited for.
         asyncio.run_coroutine_threadsafe(_send_all(events), _own_loop()).result()
+
+
+def _send_later(events: list[Event], delay: float) -> None:
+    loop, outbox = _loop, _outbox
+    if loop is not None and outbox is not None and loop.is_running():
+        # Through the server's one sender, so a delayed push keeps its place behind earlier ones.
+        loop.call_soon_threadsafe(loop.call_later, delay, outbox.put_nowait, events)
+        return
+    target = _outer_loop() or _own_loop()
+
+    def send() -> None:
+        task = target.create_task(_send_all(events))
+        _later.add(task)  # a loop keeps only weak references to its tasks
+        task.add_done_callback(_later.discard)
+
+    target.call_soon_threadsafe(target.call_later, delay, send)
+
+
+_later: set[asyncio.Task[None]] = set()
 
 
 def _outer_loop() -> asyncio.AbstractEventLoop | None:

@@ -342,7 +342,15 @@ def _commit(game: Game, entry: Replayed, events: list[Event], start: int) -> Non
 
     def committed() -> None:
         try:
-            push.send_many(_deliveries(game, entry, events, start, waiting, clock_list))
+            deliveries = _deliveries(game, entry, events, start, waiting, clock_list)
+            if game.spectator_delay and not game.is_over:
+                # Spectators get the game late (their delivery is the last); the clocks it carries
+                # would be stale by then, so it carries none.
+                group, message, skip = deliveries.pop()
+                push.send_many(deliveries)
+                push.send_many([(group, {**message, "clocks": None}, skip)], delay=game.spectator_delay)
+            else:
+                push.send_many(deliveries)
         finally:
             if not game.is_over:  # a finished game is read from its record (GameRecord)
                 engine_cache.put(game.id, entry)
@@ -588,6 +596,29 @@ def _reading(game: Game) -> Iterator[Replayed]:
             writer.release()
 
 
+def _delay_cut(game: Game) -> int | None:
+    """The last seq a spectator of ``game`` may see now, when the table shows its spectators the
+    game late (``Game.spectator_delay``); None: everything."""
+    if not game.spectator_delay or game.status != Status.ACTIVE:
+        return None
+    cutoff = now_ms() - game.spectator_delay * 1000
+    return game.actions.filter(timestamp_ms__lte=cutoff).order_by("-seq").values_list("seq", flat=True).first() or 0
+
+
+@contextmanager
+def _as_seen(game: Game, user: User | None) -> Iterator[tuple[Replayed, int | None, bool]]:
+    """The state ``user`` may see now, their position and whether it is late: the current one, or
+    for a spectator of a delayed table the state as it was ``spectator_delay`` seconds ago (rebuilt
+    from the log; only Snapshots, history and replays read it, never a move)."""
+    with _reading(game) as entry:
+        viewer = _position(entry, user)
+        cut = _delay_cut(game) if viewer is None else None
+        if cut is not None and cut < entry.seq:
+            yield _with_seats(game, replay(game, upto=cut)), viewer, True
+        else:
+            yield entry, viewer, False
+
+
 def seat_view(game: Game, position: int | None) -> dict[str, Any]:
     """The engine's view for one seat (None: a spectator) without the history: what a transport
     that answers every command with the current state needs, and no more."""
@@ -603,8 +634,7 @@ def history(game: Game, user: User | None, start: int = 0) -> dict[str, Any]:
         return {"game": game.id, "v": game.seq, "start": start, "messages": []}
     if game.status == Status.FINISHED:
         return {"game": game.id, "v": game.seq, "start": start, "messages": _record(game).history[start:]}
-    with _reading(game) as entry:
-        viewer = _position(entry, user)
+    with _as_seen(game, user) as (entry, viewer, _late):
         return {"game": game.id, "v": entry.seq, "start": start,
                 "messages": render_history(entry.history, viewer, _reveal(game, user), start)}
 
@@ -621,23 +651,24 @@ def snapshot(game: Game, user: User | None, start: int = 0) -> dict[str, Any]:
         return {**base, "view": None, "history": [], "history_start": 0, "to_act": [], "legal": []}
     if game.status == Status.FINISHED:
         return {**base, **_finished_snapshot(game, user, start)}
-    with _reading(game) as entry:
+    with _as_seen(game, user) as (entry, viewer, late):
         if start > len(entry.history):
             raise GameError("InvalidStart", f"the game has {len(entry.history)} history messages, not {start}")
-        viewer = _position(entry, user)
         reveal = _reveal(game, user)
         engine = entry.engine
         seated = entry.seats or []
         waiting = [] if engine.is_over else engine.to_act()
         return {
             **base,
+            "v": entry.seq,
             "position": viewer,
             "players": players(seated),
             "view": engine.view(viewer, reveal_all=reveal),
             "history_start": start,
             "history": render_history(entry.history, viewer, reveal, start),
             "to_act": waiting,
-            "clocks": clocks.describe(game, seated, waiting, now_ms()),
+            # A late picture's clocks would be the present's (or stale): a delayed spectator gets none.
+            "clocks": None if late else clocks.describe(game, seated, waiting, now_ms()),
             "legal": engine.legal_actions(viewer) if viewer is not None and not engine.is_over else [],
             "result": game.result,
         }
@@ -659,12 +690,16 @@ def replay_step(game: Game, user: User | None, step: int) -> dict[str, Any]:
     requester's view for one in progress."""
     if game.seed is None:
         raise Conflict("GameNotStarted", "the game has not started")
-    if not 0 <= step <= game.seq:
-        raise GameError("InvalidStep", f"step must be between 0 and {game.seq}")
-    entry = replay(game, upto=step)
     viewer = viewer_position(game, user)
+    steps = game.seq
+    if viewer is None:
+        cut = _delay_cut(game)  # a delayed table's spectators step only through what they have seen
+        steps = steps if cut is None else min(steps, cut)
+    if not 0 <= step <= steps:
+        raise GameError("InvalidStep", f"step must be between 0 and {steps}")
+    entry = replay(game, upto=step)
     reveal = _reveal(game, user)
-    return {"game": game.id, "step": step, "steps": game.seq,
+    return {"game": game.id, "step": step, "steps": steps,
             "view": entry.engine.view(viewer, reveal_all=reveal),
             "history": render_history(entry.history, viewer, reveal)}
 

@@ -7,6 +7,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from .lobby import MAX_SPECTATOR_DELAY
 from .models import Arrangement, Game, Seat, Status
 from .registry import GAME_TYPES, get_game_type
 from .riichi import presets as riichi_presets
@@ -47,6 +48,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "game_types": [gt.describe() for gt in GAME_TYPES.values()],
         "arrangements": [{"id": value, "name": label} for value, label in Arrangement.choices],
         "riichi_presets": riichi_presets.describe(),  # the create form's choices and the set-up cards' labels
+        "max_spectator_delay": MAX_SPECTATOR_DELAY,
         "lobby_config": {"user": _user_id(request),
                          "username": request.user.username if request.user.is_authenticated else None},
     }

@@ -15,7 +15,7 @@ from rest_framework import serializers
 
 from games import clocks, validation
 from games.consumers import MAX_SEAT
-from games.lobby import setup_state
+from games.lobby import MAX_SPECTATOR_DELAY, setup_state
 from games.models import ChatMessage, Game, Seat
 
 from .fields import StrictCharField, StrictIntegerField
@@ -90,6 +90,7 @@ class SetupStateSerializer(serializers.Serializer):
     time_start = serializers.IntegerField(allow_null=True, help_text="Fischer clock: seconds per player")
     time_increment = serializers.IntegerField(help_text="Fischer clock: seconds added per action")
     time_control = TimeControlSerializer(allow_null=True, help_text="Per-decision clock, or null")
+    spectator_delay = serializers.IntegerField(help_text="Seconds spectators see the game late; 0: live")
     users = SetupUserSerializer(many=True)
 
 
@@ -115,7 +116,8 @@ class GameSerializer(serializers.ModelSerializer):
         model = Game
         fields = [
             "id", "display_number", "game_type", "mode", "arrangement", "host", "host_username", "status",
-            "time_start", "time_increment", "time_control", "seq", "history_size", "created", "started", "ended",
+            "time_start", "time_increment", "time_control", "spectator_delay", "seq", "history_size", "created",
+            "started", "ended",
             "result", "setup", "players",
         ]
         read_only_fields = fields
@@ -148,6 +150,9 @@ class CreateGameSerializer(serializers.Serializer):
         required=False, allow_null=True, default=None,
         help_text="Instead of time_start: majiang-server's clock, {\"per_decision\": 5, \"bank\": 20} "
                   "(seconds per decision 1-3600, a bank 0-3600 renewed every hand); omit or null for none")
+    spectator_delay = StrictIntegerField(required=False, default=0, min_value=0, max_value=MAX_SPECTATOR_DELAY,
+                                         help_text=f"Seconds spectators see the game late (0-{MAX_SPECTATOR_DELAY}); "
+                                                   "0: live")
     rules = serializers.DictField(required=False, default=dict,
                                   help_text="The game's rule options, e.g. cribbage's {\"counting\": \"manual\", "
                                             "\"variants\": \"D\"}; riichi's {\"preset\": \"tenhou\"} and/or "

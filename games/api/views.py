@@ -51,7 +51,8 @@ class GameListView(GenericApiView):
                                   time_start=data.validated_data.get("time_start"),
                                   time_increment=data.validated_data["time_increment"],
                                   rules=data.validated_data["rules"],
-                                  time_control=data.validated_data.get("time_control"))
+                                  time_control=data.validated_data.get("time_control"),
+                                  spectator_delay=data.validated_data["spectator_delay"])
         return Response(GameSerializer(get_game(game.id)).data, status=status.HTTP_201_CREATED)
 
 

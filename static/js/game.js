@@ -375,7 +375,9 @@ const repaint = scheduler(() => {
   // The board and the actions are redrawn only when what they show changed, so an open
   // <details> or half-typed parameters survive unrelated updates (a forfeit, a reconnect).
   // A renderer whose board also offers moves (boardShowsActions) redraws it when they change.
+  // Who left is part of the board too (a table that names its seats marks them).
   const boardSig = JSON.stringify([state.status, state.v, state.view, state.position, state.clocks,
+    state.players.map((p) => p.forfeited),
     renderer.boardShowsActions ? [state.legal, state.toAct, state.busy] : null]);
   if (boardSig !== drawn.board) {
     drawn.board = boardSig;

@@ -375,6 +375,9 @@ function wireCreateForm() {
     if (Object.keys(rules).length) message.rules = rules;
     const timeControl = chosenTimeControl();
     if (timeControl) message.time_control = timeControl;
+    // Seconds the table's spectators see it late, so nobody watching can coach a player.
+    const delay = chosenFieldset()?.querySelector("[data-spectator-delay]")?.value.trim();
+    if (delay) message.spectator_delay = Number(delay);
     if (send(message, "Open table")) {
       state.pendingCreate = { arrangement: Number(els.createArrangement.value) || ARRANGEMENT.RANDOM };
     }

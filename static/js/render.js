@@ -199,6 +199,11 @@ export function setupCard(setup, ctx) {
         clockLabel(setup)
           ? h("span", { class: "badge badge--soft", dataset: { testid: "table-clock" }, title: "Time control" },
             clockLabel(setup))
+          : null,
+        setup.spectator_delay
+          ? h("span", { class: "badge badge--soft", dataset: { testid: "table-spectator-delay" },
+            title: "Spectators see this game late, so nobody watching can coach a player" },
+          `Spectators ${setup.spectator_delay} s late`)
           : null)),
     feltTable(setup, seats, mode),
     h("ol", { class: "seat-list", "aria-label": `Seats at table ${setup.display_number}` }, rows),

@@ -42,11 +42,13 @@ def test_open_a_riichi_table_with_a_preset_overrides_and_a_clock(live_server_url
     page.get_by_test_id("create-preset").select_option("tenhou")
     page.get_by_test_id("create-per-decision").fill("5")
     page.get_by_test_id("create-bank").fill("20")
+    page.get_by_test_id("create-spectator-delay").fill("30")
     page.get_by_test_id("create-submit").click()
     card = page.get_by_test_id("setup-table")
     expect(card).to_have_count(1)
     expect(card.get_by_test_id("table-rules")).to_have_text("Tenhou-like (東南戦) + 1 override")
     expect(card.get_by_test_id("table-clock")).to_have_text("5 + 20 s")
+    expect(card.get_by_test_id("table-spectator-delay")).to_have_text("Spectators 30 s late")
     snap(page, artifacts / "riichi-create.png")
 
     from games.models import Game
@@ -55,4 +57,5 @@ def test_open_a_riichi_table_with_a_preset_overrides_and_a_clock(live_server_url
         game = Game.objects.get(id=int(card.get_attribute("data-game")))
         assert game.rules == {"preset": "tenhou", "場数": 1}
         assert (game.time_per_decision, game.time_bank, game.time_start) == (5, 20, None)
+        assert game.spectator_delay == 30
     assert errors == []

@@ -426,3 +426,18 @@ def test_riichi_tiles_are_drawn_without_fonts(live_server_url, browser, artifact
     assert len(set(faces)) == len(faces) == count, len(set(faces))
     sheet.screenshot(path=str(artifacts / "riichi-tiles.png"), animations="disabled")
     assert not errors, errors
+
+
+def test_a_player_who_left_is_shown_as_such(riichi_server, browser):
+    """The person leaves mid-game: the server plays their seat from then on, and the table marks
+    the seat as left (the three house bots play on without them)."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = open_page(browser, errors)
+    open_riichi_table(page, riichi_server, "nagi")
+    expect(page.get_by_test_id("seat-left")).to_have_count(0)
+    page.once("dialog", lambda dialog: dialog.accept())  # "Leave this game?"
+    page.get_by_test_id("leave-game").click()
+    expect(page.locator('[data-testid="bottom-seat"] [data-testid="seat-left"]')).to_have_count(1)
+    assert not errors, errors

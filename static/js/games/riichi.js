@@ -35,13 +35,20 @@ const ui = {
 };
 
 /** A player's name with the robot marker for house bots. */
-export function playerTag(name, { bot = false, me = false } = {}) {
-  return h("span", { class: ["rii-who", me && "rii-who--me"] }, name,
-    bot ? h("span", { class: "bot-icon", title: "House bot", "aria-label": "(bot)", role: "img" }) : null);
+export function playerTag(name, { bot = false, me = false, gone = false } = {}) {
+  return h("span", { class: ["rii-who", me && "rii-who--me", gone && "rii-who--gone"] }, name,
+    bot ? h("span", { class: "bot-icon", title: "House bot", "aria-label": "(bot)", role: "img" }) : null,
+    // A player who left: the server plays the seat from then on, and everyone should know it.
+    gone ? h("span", { class: "rii-who__gone", dataset: { testid: "seat-left" }, title: "Left the game; the server plays this seat" }, "left") : null);
 }
 
-function whoFor(ctx) {
-  return (seat) => playerTag(ctx.playerName(seat), { bot: Boolean(ctx.players.find((p) => p.position === seat)?.bot), me: seat === ctx.position });
+/** Names for seats; ``marks``: also mark a player who left (the table's plates, not every log line). */
+function whoFor(ctx, { marks = false } = {}) {
+  return (seat) => {
+    const player = ctx.players.find((p) => p.position === seat);
+    return playerTag(ctx.playerName(seat), { bot: Boolean(player?.bot), me: seat === ctx.position,
+      gone: marks && Boolean(player?.forfeited) });
+  };
 }
 
 const seated = (ctx) => ctx.position !== null && ctx.position !== undefined;
@@ -236,7 +243,7 @@ const renderer = {
     ui.el = el;
     ui.ctx = ctx;
     wireKeys();
-    const who = whoFor(ctx);
+    const who = whoFor(ctx, { marks: true });
     const busy = Boolean(ctx.busy);
     // A decision the page is about to answer by itself (autoAction, right after this repaint) is
     // not offered: no tile or button lights up for a moment only to go dark.
