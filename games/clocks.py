@@ -109,9 +109,10 @@ def start(game: Game, seats: Iterable[Seat], now: int) -> None:
 
 
 def charge(game: Game, by_position: dict[int, Seat], waiting: Iterable[int], mover: int | None, at: int,
-           engine: Any = None, hand: int | None = None) -> None:
+           engine: Any = None, hand: int | None = None, restart: int | None = None) -> None:
     """An action by ``mover`` at ``at``: the waiting seats pay for the time since their clocks
-    started, and the clocks restart from ``at``. Fischer: the mover gains the increment. Per
+    started, and the clocks restart from ``restart`` (default ``at``; later when the action was
+    held back, services.Hold, so that nobody pays for the hold). Fischer: the mover gains the increment. Per
     decision: the mover keeps what is left of its bank (rounded up to whole seconds); ``engine``
     (after the action) tells which seats now face a new decision, and a change of its
     ``hands_dealt()`` from ``hand`` (before the action) fills every bank again."""
@@ -122,7 +123,7 @@ def charge(game: Game, by_position: dict[int, Seat], waiting: Iterable[int], mov
     for position in waiting:
         seat = by_position[position]
         seat.clock_ms = max(0, (seat.clock_ms or 0) - elapsed)
-    game.clock_since_ms = at
+    game.clock_since_ms = at if restart is None else max(at, restart)
     if not per_decision(game):
         if mover in by_position:
             by_position[mover].clock_ms += game.time_increment * 1000

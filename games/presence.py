@@ -178,11 +178,11 @@ def snapshot_for(user: User, game_id: int, start: int = 0) -> dict[str, Any]:
 
 
 def act(user: User, game_id: int, seat: int | None, action_type: str, params: list[Any],
-        answers: int | None) -> dict[str, Any]:
+        answers: int | None, arrived: int | None = None) -> dict[str, Any]:
     """Apply an action for ``user``. A client may name the seat it believes it plays; naming
     another player's seat is refused (by the service, from the seats it has at hand), so nobody
     can act for somebody else."""
-    return services.apply_action(game_id, user, action_type, params, answers, seat=seat)
+    return services.apply_action(game_id, user, action_type, params, answers, seat=seat, arrived=arrived)
 
 
 def act_in_time(user: User, game_id: int, seat: int | None, action_type: str, params: list[Any],
@@ -196,8 +196,9 @@ async def act_async(user: User, game_id: int, seat: int | None, action_type: str
                     answers: int | None) -> dict[str, Any]:
     """``act`` from an event loop: the database work runs on the database threads, and a held
     answer waits on the loop (never in a database thread, which other tables share)."""
+    arrived = services.now_ms()
     while True:
         try:
-            return await db.call(act, user, game_id, seat, action_type, params, answers)
+            return await db.call(act, user, game_id, seat, action_type, params, answers, arrived)
         except services.Hold as held:
             await asyncio.sleep(max(0, held.until_ms - services.now_ms()) / 1000)

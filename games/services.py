@@ -209,15 +209,19 @@ def _deliveries(game: Game, entry: Replayed, events: list[Event], start: int, to
 
 
 def _append(game: Game, entry: Replayed, seat: int | None, action_type: str, params: list[Any], *,
-            auto: bool = False, answers: int | None = None, at: int | None = None) -> list[Event]:
-    """Apply one action to ``entry``, the clocks and the log. The caller holds the row lock."""
+            auto: bool = False, answers: int | None = None, at: int | None = None,
+            arrived: int | None = None) -> list[Event]:
+    """Apply one action to ``entry``, the clocks and the log. The caller holds the row lock.
+    ``arrived``: when a held answer first came (``Hold``); its seat's clock stops then, not when
+    the floor let it through."""
     waiting = entry.engine.to_act()
     hand = clocks.hands_dealt(entry.engine)  # a new hand renews a per-decision clock's banks
     was_open = _in_window(entry.engine)
     events = entry.engine.apply(seat, action_type, params)
     at = now_ms() if at is None else at
     _track_window(entry, was_open, at)
-    clocks.charge(game, _by_position(entry), waiting, seat, at, entry.engine, hand)
+    clocks.charge(game, _by_position(entry), waiting, seat, at if arrived is None else min(arrived, at),
+                  entry.engine, hand, restart=at)
     game.seq += 1
     entry.seq = game.seq
     entry.history.extend(events)
@@ -379,7 +383,8 @@ def _due(game: Game, now: int) -> bool:
 
 
 def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
-                 answers: int | None = None, seat: int | None = None, *, hold: bool = True) -> dict[str, Any]:
+                 answers: int | None = None, seat: int | None = None, *, hold: bool = True,
+                 arrived: int | None = None) -> dict[str, Any]:
     """Apply ``user``'s action. ``answers`` is the game seq the client had seen when it acted:
     a reply to a seq this seat already answered is a duplicate and is not applied twice. ``seat``,
     when given, is the position the client believes it plays: naming another is refused.
@@ -387,7 +392,8 @@ def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
     The last answer of a decision window that came sooner than ``settings.CALL_FLOOR_MS`` after
     the window opened raises ``Hold`` (nothing changed): the caller sends it again then, so the
     table's wait does not tell whether anyone could call (``hold=False``: tables of in-process
-    bots only, whose answers are instant whatever they could do)."""
+    bots only, whose answers are instant whatever they could do). ``arrived``: when a held answer
+    first came; the answering seat's clock is charged up to then only."""
     if not isinstance(action_type, str) or not isinstance(params, list):
         raise GameError("InvalidMessage", "an action needs a type (string) and params (list)")
     # A move that arrives after its clock ran out is too late: the automatic move comes first,
@@ -409,10 +415,10 @@ def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
             try:
                 position = _claim(game, entry, user, seat, answers)
                 if hold:
-                    _hold(entry, position, now)
+                    _hold(game, entry, position, now)
                 start = len(entry.history)
                 try:
-                    events = _append(game, entry, position, action_type, params, answers=answers)
+                    events = _append(game, entry, position, action_type, params, answers=answers, arrived=arrived)
                 except Rejection as rejection:  # raised before the engine changes anything
                     raise GameError("IllegalAction", rejection.reason) from None
             except (GameError, Hold):
@@ -445,12 +451,17 @@ def _claim(game: Game, entry: Replayed, user: User, seat: int | None, answers: i
     return mine.position
 
 
-def _hold(entry: Replayed, position: int, now: int) -> None:
-    """Raise ``Hold`` if ``position``'s answer would close a decision window too soon."""
+def _hold(game: Game, entry: Replayed, position: int, now: int) -> None:
+    """Raise ``Hold`` if ``position``'s answer would close a decision window too soon. Never past
+    the seat's own deadline: a held answer must not lose to its clock running out meanwhile (the
+    table sees that clock anyway, so the last moment before it tells nothing new)."""
     floor = settings.CALL_FLOOR_MS
     if floor <= 0 or entry.window_since is None or entry.engine.to_act() != [position]:
         return
     until = entry.window_since + floor
+    expiry = clocks.first_expiry(game, _by_position(entry), [position])
+    if expiry is not None:
+        until = min(until, expiry[0] - 1)
     if now < until:
         raise Hold(until)
 
@@ -459,9 +470,10 @@ def apply_action_in_time(game_id: int, user: User, action_type: str, params: lis
                          answers: int | None = None, seat: int | None = None) -> dict[str, Any]:
     """``apply_action`` for a caller that may wait in its own thread (REST, scripts): a held
     answer is slept on and sent again."""
+    arrived = now_ms()
     while True:
         try:
-            return apply_action(game_id, user, action_type, params, answers, seat)
+            return apply_action(game_id, user, action_type, params, answers, seat, arrived=arrived)
         except Hold as held:
             time.sleep(max(0, held.until_ms - now_ms()) / 1000)
 

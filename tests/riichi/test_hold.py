@@ -99,3 +99,60 @@ def test_in_time_sends_a_held_answer_again_when_due(table, monkeypatch):
     services.apply_action_in_time(game.id, by_position[waiting[-1]], "pass", [])
     game.refresh_from_db()
     assert slept == [FLOOR / 1000] and game.seq == seq + 1
+
+
+def _timed_table(make_user, **clock):
+    users = [make_user() for _ in range(4)]
+    game = lobby.create_table(users[0], "riichi", 4, rules={"場数": 0}, **clock)
+    for user in users[1:]:
+        lobby.join(user, game.id)
+    for user in users:
+        lobby.accept(user, game.id)
+    game.refresh_from_db()
+    return game, {s.position: s.user for s in game.seats.all()}
+
+
+def test_a_held_answer_is_charged_up_to_when_it_came(make_user, settings, monkeypatch):
+    settings.CALL_FLOOR_MS = FLOOR
+    now = [10_000_000]
+    monkeypatch.setattr(services, "now_ms", lambda: now[0])
+    game, by_position = _timed_table(make_user, time_start=100)
+    waiting = _window(game, by_position, now)
+    opened = now[0]
+    for seat in waiting[:-1]:
+        services.apply_action(game.id, by_position[seat], "pass", [])
+    last = waiting[-1]
+    before = game.seats.get(position=last).clock_ms
+    game.refresh_from_db()
+    since = game.clock_since_ms
+    now[0] = opened + 100  # the answer comes 100 ms after the discard, and is held to the floor
+
+    def sleep(seconds: float) -> None:
+        now[0] += round(seconds * 1000)
+
+    monkeypatch.setattr(services.time, "sleep", sleep)
+    services.apply_action_in_time(game.id, by_position[last], "pass", [])
+    game.refresh_from_db()
+    assert now[0] == opened + FLOOR
+    assert game.seats.get(position=last).clock_ms == before - (opened + 100 - since)
+    assert game.clock_since_ms == opened + FLOOR  # the next clocks start when the table moves on
+
+
+def test_a_hold_never_outlasts_the_seats_own_clock(make_user, settings, monkeypatch):
+    settings.CALL_FLOOR_MS = 60_000  # a floor far beyond the seat's time left
+    now = [10_000_000]
+    monkeypatch.setattr(services, "now_ms", lambda: now[0])
+    game, by_position = _timed_table(make_user, time_control={"per_decision": 5, "bank": 0})
+    waiting = _window(game, by_position, now)
+    for seat in waiting[:-1]:
+        services.apply_action(game.id, by_position[seat], "pass", [])
+    game.refresh_from_db()
+    deadline = game.deadline_ms
+    with pytest.raises(services.Hold) as held:
+        services.apply_action(game.id, by_position[waiting[-1]], "pass", [])
+    assert held.value.until_ms == deadline - 1  # applied before the clock could play for the seat
+    now[0] = deadline - 1
+    seq = game.seq
+    services.apply_action(game.id, by_position[waiting[-1]], "pass", [])
+    game.refresh_from_db()
+    assert game.seq == seq + 1 and not game.actions.get(seq=seq + 1).auto
