@@ -144,8 +144,11 @@ def new_engine(game: Game) -> Engine:
     return game_type.engine_class().create(mode=mode, seed=game.seed, rules=game.rules)
 
 
-def replay(game: Game, upto: int | None = None) -> Replayed:
-    """Rebuild a game from its action log (the first ``upto`` actions, or all of them)."""
+def replay(game: Game, upto: int | None = None, *, message_steps: list[int] | None = None) -> Replayed:
+    """Rebuild a game from its action log (the first ``upto`` actions, or all of them).
+
+    ``message_steps``, if given, receives for each history message the step (the seq of the
+    action) that produced it."""
     engine = new_engine(game)
     entry = Replayed(0, engine)
     actions = game.actions.order_by("seq")
@@ -155,6 +158,8 @@ def replay(game: Game, upto: int | None = None) -> Replayed:
         seq, seat, action_type, params, at = action
         was_open = _in_window(engine)
         entry.history.extend(engine.apply(seat, action_type, params))
+        if message_steps is not None:
+            message_steps.extend([seq] * (len(entry.history) - len(message_steps)))
         _track_window(entry, was_open, at)
         entry.seq = seq
         if seat is not None:
@@ -709,11 +714,16 @@ def replay_step(game: Game, user: User | None, step: int) -> dict[str, Any]:
         steps = steps if cut is None else min(steps, cut)
     if not 0 <= step <= steps:
         raise GameError("InvalidStep", f"step must be between 0 and {steps}")
-    entry = replay(game, upto=step)
+    # Which step brought each message: a client finds where a part of the game (a riichi hand)
+    # begins from one answer instead of one request per step. One int per message, as cheap as
+    # the history itself.
+    message_steps: list[int] = []
+    entry = replay(game, upto=step, message_steps=message_steps)
     reveal = _reveal(game, user)
     return {"game": game.id, "step": step, "steps": steps,
             "view": entry.engine.view(viewer, reveal_all=reveal),
-            "history": render_history(entry.history, viewer, reveal)}
+            "history": render_history(entry.history, viewer, reveal),
+            "message_steps": message_steps}
 
 
 def post_chat(user: User, game_id: int | None, text: str) -> dict[str, Any]:

@@ -43,6 +43,14 @@ def _table_summary(game: Game) -> dict[str, Any]:
     }
 
 
+def _type_extras(game: Game) -> dict[str, Any]:
+    """What a game type's own page script needs beyond the generic config: riichi's preset labels,
+    as the view names its preset only by name (static/js/games/riichi/rules.js)."""
+    if game.game_type == "riichi":
+        return {"riichi_presets": riichi_presets.describe()}
+    return {}
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "game_types": [gt.describe() for gt in GAME_TYPES.values()],
@@ -94,6 +102,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "players": players,
         "user": _user_id(request),
         "result": game.result,
+        **_type_extras(game),
     }
     return render(request, "games/game.html", {
         "game": game,
@@ -127,6 +136,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         ],
         "user": _user_id(request),
         "result": game.result,
+        **_type_extras(game),
     }
     return render(request, "games/replay.html", {
         "game": game,

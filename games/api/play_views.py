@@ -54,7 +54,8 @@ class ReplayView(ApiView):
     @extend_schema(operation_id="games_replay", tags=["play"], parameters=[GAME_ID, ReplayQuerySerializer],
                    responses={200: ReplaySerializer, **errors(400, 404, 409)})
     def get(self, request: Request, game_id: int) -> Response:
-        """The state after the first ``step`` actions (fully revealed for finished games)."""
+        """The state after the first ``step`` actions (fully revealed for finished games), and
+        ``message_steps``: for each history message, the step (1 to ``step``) that produced it."""
         query = ReplayQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         return Response(services.replay_step(get_game(game_id), request.user, query.validated_data["step"]))

@@ -227,6 +227,9 @@ class ReplaySerializer(serializers.Serializer):
     steps = serializers.IntegerField(help_text="Number of actions in the whole log")
     view = serializers.JSONField(allow_null=True)
     history = HistoryMessageSerializer(many=True)
+    message_steps = serializers.ListField(child=serializers.IntegerField(),
+                                         help_text="For each history message, the step (1..step) whose action "
+                                                   "produced it")
 
 
 class MoveSerializer(serializers.Serializer):

@@ -5,13 +5,19 @@
 // (GET /api/games/<id>/replay/?step=N: {view, history}, everything revealed for a finished
 // game). The table is drawn by the same modules as the live game page (Acquire with every rack
 // showing; cribbage and riichi with every hand).
+//
+// A game type may also list the parts of its game (riichi's hands) from the last step's history
+// and the replay API's ``message_steps`` (the step that brought each message): a select and the
+// [ and ] keys jump from part to part, each opening at the step that begins it.
 
 import { h, readJson } from "./dom.js";
 
 /**
  * What the page needs from a game type, loaded on demand: playerTag(name, {bot}), describe(message,
- * who), table(view, history, who) -> Node, quiet (message types the caption skips),
- * result(history, who) -> Node or null, and whether the game has review data to read.
+ * who), table(view, history, who, {chapter}) -> Node, quiet (message types the caption skips),
+ * result(history, who) -> Node or null, and whether the game has review data to read. Optionally
+ * chapters(history, messageSteps, nameOf) -> [{step, index (the message that begins it), label}]
+ * with chapterName ([singular, plural]), and rules(view) -> Node (shown beside the log).
  */
 const GAMES = {
   async acquire() {
@@ -69,9 +75,9 @@ const GAMES = {
     };
   },
   async riichi() {
-    const [{ playerTag, replayScreen }, { describeMessage, QUIET }, { renderStandings }, { renderTable }] = await Promise.all([
+    const [{ playerTag, replayHands, replayScreen }, { describeMessage, QUIET }, { renderStandings }, { renderTable }, { renderRules }] = await Promise.all([
       import("./games/riichi.js"), import("./games/riichi/log.js"),
-      import("./games/riichi/result.js"), import("./games/riichi/table.js")]);
+      import("./games/riichi/result.js"), import("./games/riichi/table.js"), import("./games/riichi/rules.js")]);
     let lastHistory = [];
     let lastView = null;
     return {
@@ -81,14 +87,19 @@ const GAMES = {
       describe: (message, who) => describeMessage(message, who, { history: lastHistory, rule: lastView?.rule }),
       // The deal that follows a hand's end in the same step does not hide the end in the caption.
       quiet: new Set([...QUIET, "qipai"]),
-      table(view, history, who) {
+      table(view, history, who, { chapter = null } = {}) {
         lastHistory = history;
         lastView = view;
         // A player watching their own game sits in their seat; everyone else sees the first
         // dealer's seat at the bottom. Every hand is open: the view of a finished game is revealed.
         const bottom = typeof view.viewer === "number" ? view.viewer : view.qijia ?? 0;
-        return renderTable(view, { who, bottom, mine: typeof view.viewer === "number", screen: replayScreen(history, view, who) });
+        // Jumped to a hand: its deal, not the result of the hand before (ended by the same step).
+        return renderTable(view, { who, bottom, mine: typeof view.viewer === "number",
+          screen: replayScreen(history, view, who, { deal: Boolean(chapter) }) });
       },
+      chapterName: ["hand", "hands"],
+      chapters: (history, messageSteps, nameOf) => replayHands(history, messageSteps, nameOf),
+      rules: (view) => (view?.rule ? renderRules(view.rule, view.preset, config.riichi_presets) : null),
       result(history, who) {
         const jieju = [...history].reverse().find((m) => m.type === "jieju") || null;
         return renderStandings(config.result, jieju, { who, position: null, gameId, links: false });
@@ -114,6 +125,13 @@ const els = {
   log: document.getElementById("replay-log"),
   logEmpty: document.getElementById("replay-log-empty"),
   result: document.getElementById("replay-result"),
+  rules: document.getElementById("replay-rules"),
+  keys: document.getElementById("replay-keys"),
+  // The chapter controls (select, previous, next), built once the chapters are known.
+  chapters: null,
+  chapter: null,
+  prevChapter: null,
+  nextChapter: null,
 };
 
 const state = {
@@ -123,15 +141,18 @@ const state = {
   usernames: [],
   cache: new Map(), // step -> {view, history}
   historyLength: new Map(), // step -> history length, to mark what the last step added
+  chapters: [], // the game type's parts (riichi's hands), in order, each with the step that begins it
 };
 
 const players = new Map((config.players || []).map((p) => [p.position, p]));
 let game = null; // the game type's pieces (GAMES), once loaded
 
+function nameOf(seat) {
+  return players.get(seat)?.username ?? state.usernames[seat] ?? `seat ${seat + 1}`;
+}
+
 function who(seat) {
-  const player = players.get(seat);
-  const name = player?.username ?? state.usernames[seat] ?? `seat ${seat + 1}`;
-  return game.playerTag(name, { bot: Boolean(player?.bot) });
+  return game.playerTag(nameOf(seat), { bot: Boolean(players.get(seat)?.bot) });
 }
 
 function say(text, { kind = "info", link = null } = {}) {
@@ -170,10 +191,18 @@ function fetchStep(step) {
 
 // ------------------------------------------------------------------ drawing
 
-function draw(step, data, previousLength) {
+function draw(step, data, previousLength, chapter = null) {
   const { view, history } = data;
-  els.board.replaceChildren(game.table(view, history, who));
+  els.board.replaceChildren(game.table(view, history, who, { chapter }));
   els.board.dataset.step = String(step);
+  if (els.rules && els.rules.hidden && game.rules) {
+    // The rules are the same at every step: drawn once, from the first step shown.
+    const rules = game.rules(view);
+    if (rules) {
+      els.rules.replaceChildren(rules);
+      els.rules.hidden = false;
+    }
+  }
 
   const added = previousLength !== null && previousLength < history.length ? previousLength : history.length;
   els.log.replaceChildren(...history.map((message, i) => h("li", {
@@ -185,8 +214,9 @@ function draw(step, data, previousLength) {
   if (fresh) els.log.scrollTop = fresh.offsetTop - els.log.offsetTop - 8;
   else els.log.scrollTop = els.log.scrollHeight;
 
-  // What this step did, in words: the last telling message so far.
-  const telling = [...history].reverse().find((m) => !game.quiet.has(m.type));
+  // What this step did, in words: the last telling message so far; after a jump to a chapter,
+  // the message that begins it (a hand's deal rather than the end of the hand before).
+  const telling = chapter && history[chapter.index] ? history[chapter.index] : [...history].reverse().find((m) => !game.quiet.has(m.type));
   els.step.textContent = `Step ${step} of ${state.steps}`;
   els.what.replaceChildren(step === 0 ? "Before the first move" : telling ? game.describe(telling, who) : "");
 
@@ -208,9 +238,37 @@ function syncControls() {
   els.back.disabled = step <= 0;
   els.forward.disabled = step >= state.steps;
   els.last.disabled = step >= state.steps;
+  if (els.chapter) {
+    const at = chapterAt(step);
+    els.chapter.value = at >= 0 ? String(at) : "";
+    els.prevChapter.disabled = at <= 0;
+    els.nextChapter.disabled = at >= state.chapters.length - 1;
+  }
 }
 
-async function show(step) {
+/** The chapter a step is in: the last one begun by then (-1 before the first). */
+function chapterAt(step) {
+  let at = -1;
+  state.chapters.forEach((chapter, i) => {
+    if (chapter.step <= step) at = i;
+  });
+  return at;
+}
+
+function jumpToChapter(i) {
+  const chapter = state.chapters[i];
+  if (chapter) show(chapter.step, { chapter });
+}
+
+/** The previous (-1) or next (+1) chapter from the step shown; nothing after the last. */
+function stepChapter(delta) {
+  const at = chapterAt(state.wanted ?? 0);
+  const next = Math.max(0, Math.min(state.chapters.length - 1, at + delta));
+  if (delta > 0 && next === at) return;
+  jumpToChapter(next);
+}
+
+async function show(step, { chapter = null } = {}) {
   step = Math.max(0, Math.min(state.steps, Math.round(step)));
   const previous = state.step;
   state.wanted = step;
@@ -221,7 +279,7 @@ async function show(step) {
     state.historyLength.set(step, data.history.length);
     // Stepping forward by one marks what that step added to the log.
     const previousLength = previous !== null && previous === step - 1 ? state.historyLength.get(previous) ?? null : null;
-    draw(step, data, previousLength);
+    draw(step, data, previousLength, chapter);
     state.step = step;
     const url = new URL(window.location.href);
     url.searchParams.set("step", String(step));
@@ -249,14 +307,59 @@ function wire() {
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
+    const inside = (selector) => target instanceof HTMLElement && target.closest(selector);
+    // [ and ] mean nothing to the slider or the chapter select, so they work there too (after
+    // choosing a hand, focus stays on the select); never while typing.
+    if ((event.key === "[" || event.key === "]") && state.chapters.length && !inside('textarea, [contenteditable], input:not([type="range"])')) {
+      event.preventDefault();
+      stepChapter(event.key === "[" ? -1 : 1);
+      return;
+    }
     // The slider and text fields handle their own keys.
-    if (target instanceof HTMLElement && target.closest("input, textarea, select, [contenteditable]")) return;
+    if (inside("input, textarea, select, [contenteditable]")) return;
     const step = state.wanted ?? 0;
     const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: state.steps, PageUp: step - 10, PageDown: step + 10 };
     if (!(event.key in moves)) return;
     event.preventDefault();
     show(moves[event.key]);
   });
+}
+
+/**
+ * The chapter list (riichi's hands), from the last step's history and its message_steps: one more
+ * request at most (none when the page opens at the last step, as it does by default), never one
+ * per step. A server without message_steps leaves the page without the list.
+ */
+async function loadChapters() {
+  if (!game.chapters) return;
+  let data;
+  try {
+    data = await fetchStep(state.steps);
+  } catch {
+    return; // the step-by-step controls still work; show() reports its own failures
+  }
+  if (!Array.isArray(data.message_steps) || data.message_steps.length !== data.history.length) return;
+  const chapters = game.chapters(data.history, data.message_steps, nameOf);
+  if (!chapters.length) return;
+  state.chapters = chapters;
+  const [one, many] = game.chapterName || ["part", "parts"];
+  const title = one[0].toUpperCase() + one.slice(1);
+  els.chapter = h("select", { class: "replay-chapters__select", dataset: { testid: "replay-hands" }, "aria-label": `Jump to a ${one}`,
+    onchange: () => {
+      if (els.chapter.value !== "") jumpToChapter(Number(els.chapter.value));
+    } },
+  h("option", { value: "", disabled: true, hidden: true }, `Before the first ${one}`),
+  chapters.map((c, i) => h("option", { value: String(i), dataset: { testid: "replay-hand", step: c.step } }, `${i + 1}. ${c.label}`)));
+  els.prevChapter = h("button", { type: "button", class: "btn btn--ghost btn--small", dataset: { testid: "replay-prev-hand" },
+    title: `Previous ${one} ([)`, onclick: () => stepChapter(-1) }, `‹ ${title}`);
+  els.nextChapter = h("button", { type: "button", class: "btn btn--ghost btn--small", dataset: { testid: "replay-next-hand" },
+    title: `Next ${one} (])`, onclick: () => stepChapter(1) }, `${title} ›`);
+  els.chapters = h("div", { class: "replay-chapters", dataset: { testid: "replay-chapters", count: chapters.length } },
+    h("span", { class: "replay-chapters__label" }, `${chapters.length} ${chapters.length === 1 ? one : many}`),
+    els.prevChapter, els.chapter, els.nextChapter);
+  els.controls.insertBefore(els.chapters, els.controls.querySelector(".replay-controls__step"));
+  if (els.keys) els.keys.textContent = `Keys: ← → step, Home / End jump, [ ] previous / next ${one}.`;
+  syncControls();
 }
 
 async function start() {
@@ -299,7 +402,10 @@ async function start() {
   wire();
   const asked = Number(new URL(window.location.href).searchParams.get("step"));
   const initial = Number.isInteger(asked) && new URL(window.location.href).searchParams.has("step") ? asked : state.steps;
-  await show(initial);
+  const shown = show(initial);
+  // After the first step asked for: opened at the last step, both wait on the same request.
+  loadChapters();
+  await shown;
 }
 
 start();

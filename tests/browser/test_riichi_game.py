@@ -337,6 +337,68 @@ def test_riichi_clocks_tick(riichi_server, browser, artifacts):
     assert not errors, errors
 
 
+_DECIDE_SOMETHING = """() => {
+  const pass = document.querySelector('[data-testid="riichi-bar"] button[data-kind="pass"]:not(:disabled)');
+  if (pass) { pass.click(); return true; }
+  const tile = document.querySelector('[data-testid="my-hand"] button[data-testid="hand-tile"]:not(:disabled)');
+  if (tile) { tile.click(); return true; }
+  return false;
+}"""
+
+
+def test_riichi_rules_at_the_table(riichi_server, browser, artifacts):
+    """The action panel shows the rules in force: the preset's label, the key rules (east only at
+    this table) and under "All rules" every option, those that differ from Majiang's defaults
+    marked. It stays open while the game moves, and on a phone it sits under the table, within
+    the screen."""
+    from playwright.sync_api import expect
+
+    from games.riichi.engine.rule import DEFAULT_RULE
+
+    errors: list[str] = []
+    page = open_page(browser, errors)
+    open_riichi_table(page, riichi_server, "kaze")
+    rules = page.get_by_test_id("riichi-rules")
+    preset = rules.get_by_test_id("rules-preset")
+    expect(preset).to_have_text("East only (東風戦)")
+    expect(preset).to_have_attribute("data-preset", "east")
+    expect(rules.get_by_test_id("rules-changes")).to_have_count(0)  # nothing set on top of the preset
+    expect(rules.locator('[data-testid="rule-key"][data-rule="場数"]')).to_contain_text("East only")
+    expect(rules.locator('[data-testid="rule-key"][data-rule="赤牌"]')).to_contain_text("Red fives: 1 per suit")
+    expect(rules.locator('[data-testid="rule-key"][data-rule="クイタンあり"]')).to_contain_text("Open tanyao")
+    expect(rules.locator('[data-testid="rule-key"][data-rule="最大同時和了数"]')).to_contain_text("Double ron")
+    expect(rules.locator('[data-testid="rule-key"][data-rule="トビ終了あり"]')).to_contain_text("Busting ends the game")
+    expect(rules.locator('[data-testid="rule-key"][data-rule="喰い替え許可レベル"]')).to_contain_text("No kuikae")
+    # Every option, in Majiang's order; only the game length differs from its defaults (so the
+    # page's copy of the defaults is rule.py's).
+    rules.get_by_test_id("rules-all").locator("summary").click()
+    rows = rules.get_by_test_id("rule")
+    expect(rows).to_have_count(len(DEFAULT_RULE))
+    assert rows.evaluate_all("els => els.map((e) => e.dataset.rule)") == list(DEFAULT_RULE)
+    differs = rules.locator('[data-testid="rule"][data-differs="true"]')
+    assert differs.evaluate_all("els => els.map((e) => e.dataset.rule)") == ["場数"]
+    expect(differs.get_by_test_id("rule-differs")).to_have_text("changed")
+    expect(differs).to_contain_text("Majiang: East-south")
+
+    # The panel is redrawn at every move; the open list stays open.
+    table = page.get_by_test_id("riichi-table")
+    before = table.get_attribute("data-v")
+    page.wait_for_function(_DECIDE_SOMETHING, timeout=30_000)
+    page.wait_for_function("(v) => document.querySelector('[data-testid=riichi-table]').dataset.v !== v", arg=before)
+    expect(page.get_by_test_id("rules-all")).to_have_attribute("open", "")
+
+    # A phone: the rules under the table, never over it, and within the screen.
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    table_box = table.bounding_box()
+    rules_box = page.get_by_test_id("riichi-rules").bounding_box()
+    assert rules_box["y"] >= table_box["y"] + table_box["height"], (table_box, rules_box)
+    assert rules_box["x"] >= 0 and rules_box["x"] + rules_box["width"] <= PHONE["width"], rules_box
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    snap(page, artifacts / "riichi-rules.png")
+    assert not errors, errors
+
+
 def _bot_game_with_a_draw(monkeypatch) -> tuple[int, int]:
     """A finished east-only bot game dealt from a fixed seed, and the step at which one of its
     hands ends in a draw: the first seed (of a few, tried in order) whose game has one."""

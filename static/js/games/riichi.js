@@ -2,8 +2,9 @@
 // ./riichi/: tiles.js (notation and tiles as SVG), table.js (the square table, rivers, hands,
 // middle), controls.js (the decision bar, help and panel), decisions.js (legal actions read, the
 // moves made for the player), hands.js (the hands of the history), result.js (win and draw
-// screens, final standings), log.js (history in words) and names.js (yaku and other words). The
-// replay page uses the same modules. See docs/browser.md and docs/riichi-table.md.
+// screens, final standings), log.js (history in words), names.js (yaku and other words) and
+// rules.js (the rules in force, shown in the action panel). The replay page uses the same modules.
+// See docs/browser.md and docs/riichi-table.md.
 
 import { h, replaceChildrenKeepingFocus } from "../dom.js";
 import generic from "./generic.js";
@@ -11,7 +12,9 @@ import { renderBar, renderHelp, renderPanel } from "./riichi/controls.js";
 import { autoMove, loadToggles, options, saveToggles } from "./riichi/decisions.js";
 import { handsOf, lastEnded } from "./riichi/hands.js";
 import { describeMessage } from "./riichi/log.js";
+import { drawName, roundName } from "./riichi/names.js";
 import { renderHandEnd, renderStandings } from "./riichi/result.js";
+import { renderRules } from "./riichi/rules.js";
 import { renderTable } from "./riichi/table.js";
 
 // A hand's result shows until the player closes it, or until this long after it appeared once
@@ -32,6 +35,9 @@ const ui = {
   // The hand-end screen: which hand it shows (key), since when, the node itself (kept across
   // redraws, so it neither flickers nor replays its entrance on every push), and those closed.
   screen: { key: null, since: 0, node: null, closed: new Set(), baseline: null, timer: null },
+  // The rules panel, built once per rule set: the action panel is redrawn at every move, and a
+  // node moved into the new panel keeps "All rules" open if the reader opened it.
+  rules: { sig: null, node: null },
 };
 
 /** A player's name with the robot marker for house bots. */
@@ -136,13 +142,56 @@ function liveScreen(ctx, who) {
 
 /**
  * The screen a replay step shows: the last hand's result from the step that ended it until the
- * next hand's first discard.
+ * next hand's first discard. ``deal``: the step was reached by jumping to the hand it deals, so
+ * the table shows that deal, not the result of the hand before (ended by the same step).
  */
-export function replayScreen(history, view, who) {
+export function replayScreen(history, view, who, { deal = false } = {}) {
+  if (deal) return null;
   const hand = lastEnded(handsOf(history, view?.qijia));
   if (!hand) return null;
   if (history.slice(hand.endIndex).some((m) => m.type === "dapai")) return null;
   return renderHandEnd(hand, { who, rule: view?.rule || {} });
+}
+
+/** The rules in force (rules.js), for players and spectators alike; null before the game's view. */
+function rulesNode(ctx) {
+  const view = ctx.state.view;
+  if (!view || view.game_type !== "riichi" || !view.rule) return null;
+  const sig = JSON.stringify([view.rule, view.preset]);
+  if (ui.rules.sig !== sig) ui.rules = { sig, node: renderRules(view.rule, view.preset, ctx.config.riichi_presets) };
+  return ui.rules.node;
+}
+
+/** How a hand ended, in words: "alice wins by tsumo", "bob and carol win by ron off dave", a draw. */
+function handEnding(hand, nameOf) {
+  if (!hand.ends.length) return "not finished";
+  const wins = hand.ends.filter((m) => m.type === "hule");
+  if (!wins.length) {
+    const name = hand.ends[0].params?.[0]?.name;
+    return `${drawName(name)}${name ? ` (${name})` : ""}`;
+  }
+  const winners = wins.map((m) => nameOf(m.player ?? hand.seatOf(m.params?.[0]?.l)));
+  const data = wins[0].params?.[0] || {};
+  const names = winners.length > 1 ? `${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]}` : winners[0];
+  const verb = winners.length > 1 ? "win" : "wins";
+  if (data.baojia === null || data.baojia === undefined) return `${names} ${verb} by tsumo`;
+  return `${names} ${verb} by ron off ${nameOf(hand.seatOf(data.baojia))}`;
+}
+
+/**
+ * The hands of a finished game for the replay's hand list: [{step (the step that deals it, from
+ * ``messageSteps``, the replay API's step of each message), index (its qipai in the history),
+ * label ("East 1, 0 honba (東1局 0本場): alice wins by tsumo"), round ("East 1"), honba, ending}].
+ * ``nameOf(seat)``: a player's name as plain text (an <option> holds no markup).
+ */
+export function replayHands(history, messageSteps, nameOf) {
+  return handsOf(history).map((hand) => {
+    const [ja, en] = roundName(hand.zhuangfeng, hand.jushu);
+    const honba = hand.qipai.changbang ?? 0;
+    const ending = handEnding(hand, nameOf);
+    return { step: messageSteps[hand.start], index: hand.start, round: en, honba, ending,
+      label: `${en}, ${honba} honba (${ja} ${honba}本場): ${ending}` };
+  }).filter((hand) => Number.isInteger(hand.step));
 }
 
 // ------------------------------------------------------------------ keyboard
@@ -277,8 +326,10 @@ const renderer = {
 
   renderActions(el, ctx) {
     const { state } = ctx;
+    const rules = rulesNode(ctx);
     if (!seated(ctx) || state.status !== "active" || !state.view) {
       generic.renderActions(el, ctx);
+      if (rules) el.append(rules);
       return;
     }
     const opts = options(state.legal);
@@ -286,7 +337,7 @@ const renderer = {
       ? "Your turn: click a tile of your hand to discard it."
       : opts.any ? "Your decision is on the table, just above your hand." : "Nothing for you to decide now.";
     el.replaceChildren(...renderPanel({
-      toggles: ui.toggles, note,
+      toggles: ui.toggles, note, rules,
       onToggle: (key, on) => {
         ui.toggles = { ...ui.toggles, [key]: on };
         saveToggles(ui.toggles);

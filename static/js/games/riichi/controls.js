@@ -128,7 +128,11 @@ export function renderHelp(me, opts) {
   return parts.length ? h("span", { class: "rii-help", dataset: { testid: "help" } }, parts) : null;
 }
 
-/** The action panel's nodes: the toggles, a note, and the keys. o: {toggles, onToggle(key, on), note} */
+/**
+ * The action panel's nodes: a note, the toggles, the rules in force (a node kept by the caller, so
+ * an open "All rules" stays open across redraws) and the keys. o: {toggles, onToggle(key, on),
+ * note, rules}
+ */
 export function renderPanel(o) {
   return [
     o.note ? h("p", { class: "rii-panel__note", dataset: { testid: "riichi-note" } }, o.note) : null,
@@ -139,6 +143,7 @@ export function renderPanel(o) {
           onchange: (event) => o.onToggle(t.key, event.target.checked) }),
         h("span", {}, t.label[1]), " ", h("span", { lang: "ja", class: "rii-toggle__ja", "aria-hidden": "true" }, t.label[0]),
         h("span", { class: "rii-toggle__help" }, t.help)))),
+    o.rules || null,
     h("details", { class: "rii-keys" },
       h("summary", {}, "Keyboard"),
       h("dl", {},
