@@ -55,3 +55,21 @@ def server_database() -> Iterator[None]:
         yield
     finally:
         connections.close_all()
+
+
+_BOXES = """(selectors) => selectors.map((selector) => {
+  const element = document.querySelector(selector);
+  if (!element) return null;
+  const r = element.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+})"""
+
+
+def boxes(page, *selectors: str) -> list[dict]:
+    """The boxes of the first element matching each selector, measured in one go inside the page.
+    A table that is redrawn at every move replaces its elements: measured one by one (a locator's
+    ``bounding_box``), an element can be gone between finding and measuring it (None)."""
+    found = page.evaluate(_BOXES, list(selectors))
+    assert all(box is not None for box in found), (selectors, found)
+    return found
+

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from .pages import open_page, server_database, sign_up, snap
+from .pages import boxes, open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -152,9 +152,9 @@ def test_riichi_full_game_against_bots(riichi_server, browser, artifacts):
     assert order.index(winds[sides["right"]]) == (order.index(winds[me]) + 1) % 4, (sides, winds)
     assert order.index(winds[sides["left"]]) == (order.index(winds[me]) + 3) % 4, (sides, winds)
     # ... and really is drawn there: the right seat's plate right of the middle, the left's left of it.
-    middle = page.get_by_test_id("centre").bounding_box()
-    right = page.locator(f'[data-testid="seat-plate"][data-seat="{sides["right"]}"]').bounding_box()
-    left = page.locator(f'[data-testid="seat-plate"][data-seat="{sides["left"]}"]').bounding_box()
+    middle, right, left = boxes(page, '[data-testid="centre"]',
+                                f'[data-testid="seat-plate"][data-seat="{sides["right"]}"]',
+                                f'[data-testid="seat-plate"][data-seat="{sides["left"]}"]')
     assert right["x"] > middle["x"] + middle["width"] and left["x"] + left["width"] < middle["x"], (left, middle, right)
 
     last_v = ""
@@ -240,12 +240,11 @@ def test_riichi_full_game_against_bots(riichi_server, browser, artifacts):
             page.evaluate(_SCROLL_TO_TABLE)
             page.screenshot(path=str(artifacts / "riichi-mobile.png"), animations="disabled")
             # The whole table, hand included, fits on the screen.
-            table_box = page.get_by_test_id("riichi-table").bounding_box()
+            table_box, box, widest = boxes(page, '[data-testid="riichi-table"]', '[data-testid="hand-tile"]',
+                                           '[data-testid="my-hand"]')
             assert table_box["height"] <= PHONE["height"], table_box
             # The hand is big enough to tap on a phone, and stays within the screen.
-            box = page.locator('[data-testid="hand-tile"]').first.bounding_box()
             assert box["width"] >= 36, box
-            widest = page.locator('[data-testid="my-hand"]').bounding_box()
             assert widest["x"] >= 0 and widest["x"] + widest["width"] <= PHONE["width"], widest
             page.set_viewport_size({"width": 1280, "height": 900})
             phone_done = True
@@ -390,8 +389,7 @@ def test_riichi_rules_at_the_table(riichi_server, browser, artifacts):
     # A phone: the rules under the table, never over it, and within the screen.
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(200)
-    table_box = table.bounding_box()
-    rules_box = page.get_by_test_id("riichi-rules").bounding_box()
+    table_box, rules_box = boxes(page, '[data-testid="riichi-table"]', '[data-testid="riichi-rules"]')
     assert rules_box["y"] >= table_box["y"] + table_box["height"], (table_box, rules_box)
     assert rules_box["x"] >= 0 and rules_box["x"] + rules_box["width"] <= PHONE["width"], rules_box
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from .pages import open_page, server_database, sign_up, snap
+from .pages import boxes, open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -156,7 +156,7 @@ def test_riichi_replay_jumps_between_hands(live_server_url, browser, artifacts, 
     # On a phone the hand list stays within the screen.
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(200)
-    box = page.get_by_test_id("replay-chapters").bounding_box()
+    (box,) = boxes(page, '[data-testid="replay-chapters"]')
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not errors, errors
