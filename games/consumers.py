@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate as authenticate_password
 from django.db import close_old_connections
 
 from accounts.models import USERNAME_MAX_BYTES, User
@@ -82,6 +82,52 @@ def _valid_ref(ref: Any) -> bool:
     if isinstance(ref, bool) or not isinstance(ref, str | int | float):
         return False
     return len(json.dumps(ref)) <= MAX_REF
+
+
+def authenticate(message: dict[str, Any], session_user: Any = None) -> tuple[User, int | None]:
+    """The user a log-in message names (``token``, or ``username`` and ``password``, or else
+    ``session_user`` when the endpoint trusts a session), and the id of the API token used (None
+    without one); ``FatalError`` otherwise. Every WebSocket protocol that logs in with these
+    credentials uses this, so a token or password is accepted or refused the same way on each."""
+    username = message.get("username")
+    password = message.get("password")
+    token = message.get("token")
+    if username is not None:
+        if not isinstance(username, str) or not username or len(username.encode("utf-8")) > USERNAME_MAX_BYTES:
+            raise FatalError("InvalidUsername", f"a username is 1 to {USERNAME_MAX_BYTES} bytes")
+    token_id = None
+    if token is not None:
+        api_token = check_token(token)
+        if api_token is None:
+            raise FatalError("InvalidToken", "unknown, expired or revoked API token")
+        user, token_id = api_token.user, api_token.id
+    elif password is not None:
+        if not isinstance(password, str) or username is None:
+            raise FatalError("MissingUsername", "a password needs a username")
+        locked = limits.login_locked(username)
+        if locked:
+            raise FatalError("LoginLocked", f"too many failed log-ins; try again in {locked.retry_after} s")
+        try:
+            user = authenticate_password(username=username, password=password)
+        finally:
+            close_old_connections()  # this ran on a worker thread of its own
+        if user is None:
+            raise FatalError("IncorrectPassword", "wrong username or password")
+    else:
+        user = session_user
+        if user is None or not user.is_authenticated:
+            raise FatalError("MissingPassword", "log in with a password, a token or a session")
+    if username is not None and username != user.username:
+        raise FatalError("InvalidUsername", "the username does not match the credentials")
+    return user, token_id
+
+
+def connected(client_id: int, user: User) -> dict[str, Any]:
+    """The lobby's ``ClientConnected`` for a new connection, as a channel-layer event that passes
+    over the new connection itself."""
+    return {"type": "push.message", "skip_users": [], "skip_client": client_id,
+            "message": {"type": "ClientConnected", "client": client_id, "user": user.id,
+                        "username": user.username}}
 
 
 class LobbyConsumer(GuardedConsumer):
@@ -211,48 +257,13 @@ class LobbyConsumer(GuardedConsumer):
         if not await self.token_still_live():
             return
         await self.send_json(greetings)
-        await self.channel_layer.group_send(LOBBY_GROUP, {
-            "type": "push.message", "skip_users": [], "skip_client": self.client_id,
-            "message": {"type": "ClientConnected", "client": self.client_id, "user": user.id,
-                        "username": user.username},
-        })
+        await self.channel_layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
         if greetings.get("entered_game") is not None:
             await self._follow(greetings["entered_game"])
             await self._entered(greetings["entered_game"])
 
     def _authenticate(self, message: dict[str, Any]) -> tuple[User, int | None]:
-        """The user, and the id of the API token they logged in with (None without one)."""
-        username = message.get("username")
-        password = message.get("password")
-        token = message.get("token")
-        if username is not None:
-            if not isinstance(username, str) or not username or len(username.encode("utf-8")) > USERNAME_MAX_BYTES:
-                raise FatalError("InvalidUsername", f"a username is 1 to {USERNAME_MAX_BYTES} bytes")
-        token_id = None
-        if token is not None:
-            api_token = check_token(token)
-            if api_token is None:
-                raise FatalError("InvalidToken", "unknown, expired or revoked API token")
-            user, token_id = api_token.user, api_token.id
-        elif password is not None:
-            if not isinstance(password, str) or username is None:
-                raise FatalError("MissingUsername", "a password needs a username")
-            locked = limits.login_locked(username)
-            if locked:
-                raise FatalError("LoginLocked", f"too many failed log-ins; try again in {locked.retry_after} s")
-            try:
-                user = authenticate(username=username, password=password)
-            finally:
-                close_old_connections()  # this ran on a worker thread of its own
-            if user is None:
-                raise FatalError("IncorrectPassword", "wrong username or password")
-        else:
-            user = self.scope.get("user") if self.allow_session else None
-            if user is None or not user.is_authenticated:
-                raise FatalError("MissingPassword", "log in with a password, a token or a session")
-        if username is not None and username != user.username:
-            raise FatalError("InvalidUsername", "the username does not match the credentials")
-        return user, token_id
+        return authenticate(message, self.scope.get("user") if self.allow_session else None)
 
     # -- Requests ------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """WebSocket routes.
 
 Browser sockets sit behind the same-origin check (games/origin.py) and the session middleware; the bot
-socket trusts no cookie (Login must carry a token or password), so it needs no origin check.
+socket and the Majiang socket trust no cookie (they log in with a token or password), so they need no
+origin check.
 """
 
 from channels.auth import AuthMiddlewareStack
@@ -10,6 +11,7 @@ from django.urls import path
 from . import consumers
 from .cribbage.consumers import application as cribbagebber
 from .origin import SameOriginValidator
+from .riichi.consumers import MajiangConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", SameOriginValidator(AuthMiddlewareStack(consumers.LobbyConsumer.as_asgi()))),
@@ -17,4 +19,6 @@ websocket_urlpatterns = [
     # CRIBBAGEBBER lines (docs/protocols/cribbage.md): cookies only with an allowed Origin, else a token.
     path("ws/cribbage/", cribbagebber()),
     path("ws/cribbage/<int:game_id>/", cribbagebber()),
+    # Majiang's own protocol, seed 001 (docs/protocols/majiang.md): an API token, never a cookie.
+    path("ws/majiang/", MajiangConsumer.as_asgi()),
 ]

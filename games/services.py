@@ -61,6 +61,9 @@ class Replayed:
     seats: list[Seat] | None = None
     # When the open decision window (``Engine.decision_window``) opened, in ms; None when none is.
     window_since: int | None = None
+    # The row's setup_version when the seats were read: a forfeit or a player going away changes
+    # it, so a process whose cached entry still has the old seat flags rebuilds (take()).
+    version: int = 0
 
 
 class Hold(Exception):  # noqa: N818 - not an error: "come back at until_ms"
@@ -107,10 +110,10 @@ class _EngineCache:
     def writing(self, game_id: int) -> threading.Lock:
         return self._writers[game_id % self.STRIPES]
 
-    def take(self, game_id: int, seq: int) -> Replayed | None:
+    def take(self, game_id: int, seq: int, version: int = 0) -> Replayed | None:
         with self._lock:
             entry = self._entries.pop(game_id, None)
-        return entry if entry is not None and entry.seq == seq else None
+        return entry if entry is not None and entry.seq == seq and entry.version == version else None
 
     def put(self, game_id: int, entry: Replayed) -> None:
         with self._lock:
@@ -150,7 +153,7 @@ def replay(game: Game, upto: int | None = None, *, message_steps: list[int] | No
     ``message_steps``, if given, receives for each history message the step (the seq of the
     action) that produced it."""
     engine = new_engine(game)
-    entry = Replayed(0, engine)
+    entry = Replayed(0, engine, version=game.setup_version)
     actions = game.actions.order_by("seq")
     if upto is not None:
         actions = actions.filter(seq__lte=upto)
@@ -176,7 +179,7 @@ def _with_seats(game: Game, entry: Replayed) -> Replayed:
 def _current(game: Game) -> Replayed:
     """The game's engine, seats and history for a writer holding the row lock. The entry is taken
     out of the cache: it goes back only once the change commits (or is refused)."""
-    return _with_seats(game, engine_cache.take(game.id, game.seq) or replay(game))
+    return _with_seats(game, engine_cache.take(game.id, game.seq, game.setup_version) or replay(game))
 
 
 def players(seats: list[Seat]) -> list[dict[str, Any]]:
@@ -242,9 +245,10 @@ def _by_position(entry: Replayed) -> dict[int, Seat]:
 
 
 def _server_played(entry: Replayed) -> tuple[set[int], set[int]]:
-    """The positions the server plays: forfeited players, and house bots."""
+    """The positions the server plays: forfeited players, players away (``set_away``), and house
+    bots."""
     seats = entry.seats or []
-    absent = {s.position for s in seats if s.forfeited}
+    absent = {s.position for s in seats if s.forfeited or s.away}
     bots = {s.position for s in seats if s.user.is_bot and not s.forfeited}
     return absent, bots
 
@@ -549,10 +553,52 @@ def forfeit(game: Game, seat: Seat) -> None:
     for cached in entry.seats:
         if cached.position == seat.position:
             cached.forfeited = True
+    _seats_changed(game, entry)
     start = len(entry.history)
     push.to_lobby({"type": "PlayerForfeited", "game": game.id, "user": seat.user_id, "position": seat.position})
     events = _auto_play(game, entry)
     _commit(game, entry, events, start)
+
+
+def _seats_changed(game: Game, entry: Replayed) -> None:
+    """A seat's flags changed with no move: other processes' cached entries of this seq still have
+    the old flags (they would not play a seat the server now plays), so the row's setup_version
+    (unused once a game has started) moves on, and they rebuild."""
+    game.setup_version += 1
+    game.save(update_fields=["setup_version"])
+    entry.version = game.setup_version
+
+
+def set_away(game_id: int, user: User, away: bool) -> bool:
+    """``user``'s client went away from a game in progress without leaving it (``away``), or came
+    back. While away, the server plays the seat's default moves, flagged auto-played, as a
+    forfeited seat's: majiang-server answers for a disconnected player the same way, and the game
+    goes on for the others. Unlike a forfeit it is taken back: back, the player decides again.
+    True if anything changed; a seat that left for good (forfeited) stays so."""
+    with engine_cache.writing(game_id), transaction.atomic():
+        game = move_sql.locked_game(game_id)
+        if game is None:
+            raise NotFound("UnknownGame", f"no game {game_id}")
+        if game.status != Status.ACTIVE:
+            return False
+        seat = game.seats.filter(user_id=user.id).exclude(position=None).first()
+        if seat is None:
+            raise Forbidden("NotInGame", "you are not playing in this game")
+        if seat.forfeited or seat.away == away:
+            return False
+        seat.away = away
+        seat.save(update_fields=["away"])
+        entry = _current(game)
+        for cached in entry.seats or []:
+            if cached.position == seat.position:
+                cached.away = away
+        _seats_changed(game, entry)
+        start = len(entry.history)
+        events = _auto_play(game, entry) if away else []
+        _commit(game, entry, events, start)
+    if away:
+        play_due(game_id)  # what is due for the seat now, in bounded steps of their own
+    return True
 
 
 def abort(game_id: int) -> Game:
@@ -598,7 +644,7 @@ def _reading(game: Game) -> Iterator[Replayed]:
     writer = engine_cache.writing(game.id)
     free = writer.acquire(blocking=False)
     try:
-        entry = engine_cache.take(game.id, game.seq) if free else None
+        entry = engine_cache.take(game.id, game.seq, game.setup_version) if free else None
         if entry is None:
             # Up to the seq already read: a move committed meanwhile must not mix two versions.
             entry = replay(game, upto=game.seq)

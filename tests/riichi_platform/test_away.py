@@ -1,0 +1,106 @@
+"""A player away (``services.set_away``): the client went without leaving the game. The server
+plays the seat's defaults, flagged auto, as it plays a forfeited seat, until the player comes back
+and decides again; a forfeit stays a forfeit. (The native Majiang protocol marks a seat away when
+its link drops: docs/protocols/majiang.md.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from games import lobby, services
+from games.errors import GameError
+from games.models import Action, Game, Seat
+
+pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: engines go back to the cache
+
+
+def moves(game: Game) -> list[tuple[int, str, list, bool]]:
+    return list(Action.objects.filter(game=game).order_by("seq").values_list("seat", "type", "params", "auto"))
+
+
+def test_a_seat_away_has_its_decision_played_at_once(scripted, riichi_table):
+    game, users = riichi_table()  # the dealer (position 0) has drawn m2
+    assert services.set_away(game.id, users[0], True) is True
+    assert Seat.objects.get(game=game, user=users[0]).away
+    # The default after a draw: tsumogiri, flagged as played by the server.
+    assert moves(game)[-1] == (0, "dapai", ["m2_"], True)
+    assert services.snapshot(Game.objects.get(id=game.id), users[1])["to_act"] == [1, 2, 3]
+
+
+def test_while_away_every_decision_is_the_servers_and_back_the_player_decides(scripted, riichi_table):
+    game, users = riichi_table()
+    assert services.set_away(game.id, users[1], True) is True
+    assert services.set_away(game.id, users[1], True) is False  # nothing changes twice
+    before = len(moves(game))
+    services.apply_action(game.id, users[0], "dapai", ["m2_"])
+    # Seat 1 could chi m2 (docs of ``scripted``): away, it passes, in the same step as the discard.
+    assert moves(game)[before:] == [(0, "dapai", ["m2_"], False), (1, "pass", [], True)]
+    services.apply_action(game.id, users[2], "pass", [])
+    services.apply_action(game.id, users[3], "pass", [])
+    # Seat 1's draw is played at once too (its tsumogiri), and the others are asked about it.
+    assert moves(game)[-1][0] == 1 and moves(game)[-1][1] == "dapai" and moves(game)[-1][3] is True
+    game.refresh_from_db()
+    assert services.snapshot(game, users[1])["to_act"] == [0, 2, 3]
+
+    assert services.set_away(game.id, users[1], False) is True
+    assert not Seat.objects.get(game=game, user=users[1]).away
+    for position in (0, 2, 3):
+        services.apply_action(game.id, users[position], "pass", [])
+    # Seat 2 draws and discards; then seat 1 is asked about it, and the game waits for it.
+    game.refresh_from_db()
+    to_act = services.snapshot(game, users[2])["to_act"]
+    assert to_act == [2]
+    services.apply_action(game.id, users[2], "pass", [])
+    game.refresh_from_db()
+    assert 1 in services.snapshot(game, users[1])["to_act"]
+    assert not any(seat == 1 and auto for seat, _, _, auto in moves(game)[-3:])
+    services.apply_action(game.id, users[1], "pass", [])  # its own decision again
+    assert moves(game)[-1] == (1, "pass", [], False)
+
+
+def test_away_survives_a_rebuild_from_the_log(scripted, riichi_table):
+    game, users = riichi_table()
+    services.set_away(game.id, users[2], True)
+    services.engine_cache.clear()  # another process, or a restart: the flag is in the database
+    services.apply_action(game.id, users[0], "dapai", ["m2_"])
+    assert (2, "pass", [], True) in moves(game)
+
+
+def test_a_forfeit_is_not_taken_back_and_only_players_are_away(scripted, riichi_table, make_user):
+    game, users = riichi_table()
+    lobby.leave(users[3], game.id)
+    assert services.set_away(game.id, users[3], False) is False
+    assert services.set_away(game.id, users[3], True) is False
+    seat = Seat.objects.get(game=game, user=users[3])
+    assert seat.forfeited and not seat.away
+    with pytest.raises(GameError) as refused:
+        services.set_away(game.id, make_user(), True)
+    assert refused.value.code == "NotInGame"
+    with pytest.raises(GameError) as refused:
+        services.set_away(10**6, users[0], True)
+    assert refused.value.code == "UnknownGame"
+
+
+def test_nothing_is_away_outside_a_game_in_progress(make_user):
+    host = make_user()
+    game = lobby.create_table(host, "riichi", 4)
+    assert services.set_away(game.id, host, True) is False
+    assert not Seat.objects.get(game=game).away
+
+
+def test_another_process_with_the_old_seat_flags_rebuilds(scripted, riichi_table):
+    """Going away plays no move when the seat is not asked: the seq stays, so a second process's
+    cached engine of that seq, read before, still thinks the seat is there. It must not be used
+    (it would wait for the seat); the row's setup_version tells it that the seats changed."""
+    import copy
+
+    game, users = riichi_table()
+    game.refresh_from_db()
+    stale = copy.deepcopy(services.engine_cache.take(game.id, game.seq, game.setup_version))
+    assert stale is not None and not any(s.away for s in stale.seats)
+    seq = Game.objects.get(id=game.id).seq
+    assert services.set_away(game.id, users[2], True) is True
+    assert Game.objects.get(id=game.id).seq == seq  # nothing played: seat 2 was not asked
+    services.engine_cache.put(game.id, stale)  # what the other process holds
+    services.apply_action(game.id, users[0], "dapai", ["m2_"])
+    assert (2, "pass", [], True) in moves(game)
