@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels (see games/routing.py)."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels (see games/routing.py), and
+majiang-server's socket.io under /majiang/socket.io/ (games/riichi/majiang_server.py)."""
 
 import gc
 import os
@@ -17,6 +18,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
 from games import sweeper  # noqa: E402
+from games.riichi import majiang_server  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 router = ProtocolTypeRouter({"http": django_asgi_app, "websocket": URLRouter(websocket_urlpatterns)})
@@ -31,4 +33,8 @@ async def application(scope, receive, send):
     # kind (``manage.py serve`` starts them before that), so clocks run with only REST clients too.
     if scope["type"] in ("http", "websocket"):
         sweeper.ensure_running()
+        # socket.io's own requests (its long polling and its WebSocket) go to python-socketio, which
+        # shares this loop, the channel layer and the database threads with every other transport.
+        if scope["path"].startswith(majiang_server.SOCKETIO_PATH):
+            return await majiang_server.application(scope, receive, send)
     return await router(scope, receive, send)

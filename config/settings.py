@@ -159,6 +159,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # API tokens (accounts/tokens.py): a token made now is refused this many days later; 0: never.
 API_TOKEN_TTL_DAYS = env_number("API_TOKEN_TTL_DAYS", 365)
+# majiang-server's log-in cookie (games/riichi/majiang_server.py) is refused this long after it was
+# set: majiang-server's session lasts 14 days. The token it names must be live as well.
+MAJIANG_COOKIE_MAX_AGE_SECONDS = int(env_number("MAJIANG_COOKIE_MAX_AGE_SECONDS", 14 * 24 * 3600))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -18,14 +18,14 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from accounts.models import User
-from games import db, limits, presence, push, sweeper, validation
+from games import db, limits, presence, sweeper, validation
 from games.consumers import FatalError, authenticate, connected, parse_frame
 from games.errors import GameError
 from games.guard import GuardedConsumer
 from games.push import LOBBY_GROUP, user_group
 
 from . import gateway
-from .link import SeatLink, seq_of
+from .link import SeatLink, close_link, seq_of
 from .protocols import majiang as codec
 
 log = logging.getLogger(__name__)
@@ -71,17 +71,7 @@ class MajiangConsumer(GuardedConsumer):
         if client_id is None:
             return
         seat, self.seat = self.seat, None
-        try:
-            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-            await self.channel_layer.group_discard(user_group(self.user.id), self.channel_name)
-        finally:
-            try:
-                await db.call(presence.disconnect, client_id)
-            finally:
-                if seat is not None:
-                    await seat.gone()
-        await self.channel_layer.group_send(LOBBY_GROUP, push.event_of({"type": "ClientDisconnected",
-                                                                         "client": client_id}))
+        await close_link(self.channel_layer, self.channel_name, self.user.id, client_id, seat)
 
     async def token_gone(self) -> None:
         await self.fatal("TokenRevoked", "the API token this connection logged in with was revoked")

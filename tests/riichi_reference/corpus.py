@@ -37,10 +37,10 @@ def npm_missing_reason() -> str | None:
 
 
 def ensure_node_modules() -> None:
-    """Install the pinned majiang-core and majiang-ai (``npm ci``) unless already installed."""
-    if (BENCH / "node_modules" / "@kobalab" / "majiang-core" / "package.json").is_file() and (
-        BENCH / "node_modules" / "@kobalab" / "majiang-ai" / "package.json"
-    ).is_file():
+    """Install the pinned packages of bench/majiang (majiang-core, majiang-ai, majiang-server:
+    ``npm ci``) unless all are installed already."""
+    if all((BENCH / "node_modules" / "@kobalab" / name / "package.json").is_file()
+           for name in ("majiang-core", "majiang-ai", "majiang-server")):
         return
     proc = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=BENCH, capture_output=True, text=True)
     if proc.returncode != 0:

@@ -1,0 +1,398 @@
+"""majiang-server's dialect (kobalab's net server for Majiang, over socket.io), under ``/majiang``:
+docs/protocols/majiang.md, "The majiang-server dialect (socket.io)".
+
+So that its clients, the unmodified ``majiang-bot`` first of all, play here as they do there:
+
+- ``POST /majiang/auth/`` (form ``name``, ``passwd``) sets the ``MAJIANG`` cookie. The bot always
+  sends ``passwd=*``, so the credentials are in the name: ``username:token``, an API token of that
+  user (accounts/tokens.py). The cookie is a value signed with the site's key (Django's signing)
+  naming the user and the token's id; it is checked again, the token included, on every
+  connection, so a revoked or expired token ends its cookies too. ``POST /majiang/logout`` clears it.
+- the socket.io server (python-socketio, mounted beside Channels in config/asgi.py at
+  ``/majiang/socket.io/``): ``HELLO``, ``ROOM``, ``START``, ``GAME``, ``END``, ``ERROR``, plus
+  ``REFUSED`` for a refused client message (majiang-bot quits on ``ERROR``; a refused reply must
+  not end a game for it).
+
+A thin transport: each connection is a ``Session`` that logs in from the cookie, registers its
+presence, listens to the lobby group and its user's group on the channel layer, and hands every
+client message and push, one at a time and in order, to its seat (``link.SeatLink``, the same as
+the native WebSocket's); the session is the seat's ``Outlet`` and writes what it sends in
+majiang-server's ``{type: data}`` form (``codec.server_message``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+import socketio
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core import signing
+from django.http import HttpRequest, HttpResponse
+from django.http.cookie import parse_cookie
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from accounts import tokens
+from accounts.models import ApiToken, User
+from games import db, limits, presence, validation
+from games.consumers import connected
+from games.errors import GameError
+from games.models import Status
+from games.origin import same_origin
+from games.push import LOBBY_GROUP, user_group
+
+from . import gateway
+from .link import SeatLink, close_link, seq_of
+from .protocols import majiang as codec
+
+log = logging.getLogger(__name__)
+
+BASE = "/majiang"
+SOCKETIO_PATH = f"{BASE}/socket.io/"
+COOKIE = "MAJIANG"
+# The signing salt: a MAJIANG cookie is no other signed value of the site, nor the other way round.
+SALT = "games.riichi.majiang_server.cookie"
+MAX_PACKET_BYTES = 64 * 1024  # as a WebSocket frame (games/consumers.py)
+
+
+# -- the cookie -------------------------------------------------------------------------------------
+
+
+def cookie_value(token: ApiToken) -> str:
+    """The ``MAJIANG`` cookie of a log-in with ``token``: its user's and its own id, signed."""
+    return signing.dumps([token.user_id, token.pk], salt=SALT)
+
+
+def cookie_login(value: str | None) -> tuple[User, int] | None:
+    """The user and token id a ``MAJIANG`` cookie names, if its signature holds, it is younger
+    than ``MAJIANG_COOKIE_MAX_AGE_SECONDS``, and the token is still live and its user's."""
+    if not value:
+        return None
+    try:
+        user_id, token_id = signing.loads(value, salt=SALT, max_age=settings.MAJIANG_COOKIE_MAX_AGE_SECONDS)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    token = ApiToken.objects.select_related("user").filter(pk=token_id, user_id=user_id).first()
+    if token is None or token.expired or not token.user.is_active:
+        return None
+    return token.user, token.pk
+
+
+def name_login(name: str) -> ApiToken | None:
+    """The live token that ``username:token`` names, if the token is that user's."""
+    username, colon, key = name.rpartition(":")  # a token is hex: the last colon ends the username
+    if not colon or not username:
+        return None
+    token = tokens.check_token(key)
+    if token is None or token.user.username != username:
+        return None
+    return token
+
+
+@csrf_exempt  # a program's log-in (no page, no session): the name carries the credentials
+@require_POST
+def auth(request: HttpRequest) -> HttpResponse:
+    """majiang-server's ``POST {base}/auth/``: ``name=username:token`` sets the ``MAJIANG`` cookie
+    (``passwd`` is not read: majiang-bot always sends ``*``). Refused: 403 and no cookie."""
+    name = request.POST.get("name", "")
+    token = name_login(name) if len(name) <= 512 else None
+    if token is None:
+        return HttpResponse("log in with name=username:token, an API token of that user (made on "
+                            "/accounts/token/): majiang-bot -n username:token\n",
+                            status=403, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(status=204)
+    response.set_cookie(COOKIE, cookie_value(token), max_age=settings.MAJIANG_COOKIE_MAX_AGE_SECONDS,
+                        path=f"{BASE}/", secure=request.is_secure(), httponly=True, samesite="Strict")
+    return response
+
+
+@csrf_exempt
+@require_POST
+def logout(request: HttpRequest) -> HttpResponse:
+    """majiang-server's ``POST {base}/logout``: the cookie is cleared (the token stays: it is the
+    bot's key for its next log-in)."""
+    response = HttpResponse(status=204)
+    response.delete_cookie(COOKIE, path=f"{BASE}/", samesite="Strict")
+    return response
+
+
+# -- socket.io --------------------------------------------------------------------------------------
+
+
+class _Json:
+    """The JSON of socket.io packets: the standard JSON every frame of the site is held to
+    (``validation.loads``: no NaN, bounded nesting), and compact UTF-8 text out."""
+
+    @staticmethod
+    def loads(text: str | bytes, **_: Any) -> Any:
+        return validation.loads(text.decode("utf-8") if isinstance(text, bytes) else text)
+
+    @staticmethod
+    def dumps(value: Any, **_: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _origin_allowed(origin: str | None, environ: dict[str, Any]) -> bool:
+    # The cookie makes this a browser-reachable session: a page of another site must not ride on
+    # it. The site's one origin rule (games/origin.py); a program sends no Origin and is not asked.
+    return same_origin(environ["asgi.scope"])
+
+
+class _Server(socketio.AsyncServer):
+    """python-socketio's server (pinned: these override two of its internals), telling a client
+    whose message it cannot read so (``REFUSED InvalidMessageFormat``), where the library only logs
+    it, and never letting a client's event pass for the server's own ``connect`` or ``disconnect``
+    (which would start a second session on the connection, or end it while it goes on)."""
+
+    async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
+        try:
+            await super()._handle_eio_message(eio_sid, data)
+        except (ValueError, KeyError, IndexError, TypeError) as error:
+            self._malformed(eio_sid, f"not a socket.io packet this server reads: {str(error)[:200]}")
+
+    async def _handle_event(self, eio_sid: str, namespace: str | None, id: int | None, data: Any) -> None:
+        if (not isinstance(data, list) or not data or not isinstance(data[0], str)
+                or data[0] in self.reserved_events):
+            self._malformed(eio_sid, "an event is a name (a string, not connect or disconnect) and its arguments")
+            return
+        await super()._handle_event(eio_sid, namespace, id, data)
+
+    def _malformed(self, eio_sid: str, reason: str) -> None:
+        sid = self.manager.sid_from_eio_sid(eio_sid, "/")
+        session = sessions.get(sid) if sid is not None else None
+        if session is not None:
+            session.inbox.put_nowait(("malformed", reason))
+
+
+server = _Server(async_mode="asgi", cors_allowed_origins=_origin_allowed, max_http_buffer_size=MAX_PACKET_BYTES,
+                 json=_Json, logger=False, engineio_logger=False)
+application = socketio.ASGIApp(server, socketio_path=SOCKETIO_PATH.strip("/"))
+
+sessions: dict[str, Session] = {}
+
+
+def _user(user: User) -> dict[str, str]:
+    """A user as majiang-server's HELLO and ROOM show one."""
+    return {"uid": str(user.id), "name": user.username}
+
+
+def _room_id(value: Any) -> int:
+    """``ROOM``'s room: a game's number, as majiang-bot's ``-r`` sends it (a string) or a number."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if not validation.is_integer(value) or not 1 <= value <= validation.MAX_INT:
+        raise GameError("InvalidRoom", f"a room is a riichi table's game number (majiang-bot -r <game id>), "
+                                       f"not {str(value)[:40]!r}")
+    return value
+
+
+class Session:
+    """One socket.io connection: its log-in, presence, channel-layer groups and seat. Everything it
+    receives (client events, channel-layer messages, the disconnect) goes through one queue and is
+    handled in order by one task, as a Channels consumer handles its messages."""
+
+    wants_log = True  # the Outlet's: kaiju of a seat taken up again carries the log, as majiang-server's
+
+    def __init__(self, sid: str, environ: dict[str, Any]) -> None:
+        self.sid = sid
+        self.environ = environ
+        self.inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.user: User | None = None
+        self.token_id: int | None = None
+        self.client_id: int | None = None
+        self.seat: SeatLink | None = None
+        self.channel: str | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.layer = None
+        self.frames_allowed = limits.Bucket()
+        self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def emit(self, event: str, *data: Any) -> None:
+        # A tuple is the event's arguments: HELLO with None goes out as ["HELLO",null], as
+        # majiang-server sends it, where None alone would send no argument at all.
+        await server.emit(event, data if data else None, to=self.sid)
+
+    async def run(self) -> None:
+        while True:
+            kind, payload = await self.inbox.get()
+            try:
+                if kind == "disconnect":
+                    await self.cleanup()
+                    return
+                if kind == "connect":
+                    await self.connect()
+                elif kind == "channel":
+                    await self.channel_message(payload)
+                elif kind == "malformed":
+                    if self.seat is not None:
+                        await self.refused("InvalidMessageFormat", payload, None)
+                else:
+                    await self.event(*payload)
+            except Exception:
+                log.exception("majiang-server session: unexpected error handling %r", kind)
+                if kind == "connect":
+                    await server.disconnect(self.sid)  # not logged in: the client sees the end, not silence
+                elif kind == "event":
+                    await self.refused("InternalError", "the server could not handle this message; nothing was "
+                                                        "changed", None)
+
+    # -- the connection ---------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        cookie = parse_cookie(self.environ.get("HTTP_COOKIE", "")).get(COOKIE)
+        found = await db.call(cookie_login, cookie)
+        if found is None:
+            # As majiang-server: HELLO null, then the end. ERROR first says why (and majiang-bot,
+            # which waits for nothing else, quits on it).
+            await self.emit("HELLO", None)
+            await self.emit("ERROR", "NotLoggedIn: no valid MAJIANG cookie; log in with POST /majiang/auth/ "
+                                     "name=username:token (majiang-bot -n username:token)")
+            await server.disconnect(self.sid)
+            return
+        user, token_id = found
+        self.layer = get_channel_layer()
+        channel = await self.layer.new_channel()
+        try:
+            client = await db.call(presence.connect, user, channel, {}, None, False)
+        except GameError as refused:  # TooManyConnections
+            await self.emit("HELLO", _user(user))
+            await self.emit("ERROR", f"{refused.code}: {refused.reason}")
+            await server.disconnect(self.sid)
+            return
+        self.user, self.token_id, self.client_id, self.channel = user, token_id, client["client"], channel
+        self.seat = SeatLink(self, user, self.client_id, self.layer)
+        await self.layer.group_add(LOBBY_GROUP, channel)
+        await self.layer.group_add(user_group(user.id), channel)
+        self.reader = asyncio.get_running_loop().create_task(self.read_channel())
+        # A revocation announced between the cookie's check and the group join went unheard.
+        if not await db.call(tokens.is_live, token_id):
+            await self.token_gone()
+            return
+        await self.layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
+        await self.emit("HELLO", _user(user))
+
+    async def read_channel(self) -> None:
+        while True:
+            self.inbox.put_nowait(("channel", await self.layer.receive(self.channel)))
+
+    async def channel_message(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "push.message":
+            if self.seat is not None:
+                await self.seat.push(message)
+        elif message.get("type") == tokens.REVOKED:
+            if self.token_id is not None and self.token_id in message.get("tokens", ()):
+                await self.token_gone()
+
+    async def token_gone(self) -> None:
+        self.token_id = None
+        await self.emit("ERROR", "TokenRevoked: the API token this connection logged in with was revoked")
+        await server.disconnect(self.sid)
+        await self.cleanup()
+
+    async def cleanup(self) -> None:
+        """Leave the groups, drop the presence row, and leave the table (while it is being set up)
+        or let the server play the seat until the user comes back; once."""
+        sessions.pop(self.sid, None)
+        client_id, self.client_id = self.client_id, None
+        if client_id is None:
+            return
+        seat, self.seat = self.seat, None
+        if self.reader is not None:
+            self.reader.cancel()
+        await close_link(self.layer, self.channel, self.user.id, client_id, seat)
+
+    # -- client events ----------------------------------------------------------------------------
+
+    async def event(self, name: str, args: tuple[Any, ...]) -> None:
+        seq = seq_of(args[0]) if name == "GAME" and args and isinstance(args[0], dict) else None
+        try:
+            if self.seat is None:
+                return  # not logged in: on its way out
+            wait = self.frames_allowed.take()
+            if wait:
+                raise limits.RateLimited("too many messages on this connection", wait)
+            if name == "GAME":
+                await self.seat.reply(codec.server_reply(args[0] if args else None))
+            elif name == "ROOM":
+                await self.room(args)
+            elif name == "START":
+                raise GameError("NotSupported", "a game here starts when every seat is taken and accepted; taking a "
+                                                "seat with ROOM accepts, and the table's host seats house bots")
+            else:
+                raise GameError("UnknownMessageType", f"no event {name[:40]!r}: a client sends ROOM and GAME")
+        except (codec.ProtocolError, GameError) as refused:
+            await self.refused(refused.code, refused.reason, seq)
+
+    async def room(self, args: tuple[Any, ...]) -> None:
+        """``ROOM <game id>``: sit at that table. ``ROOM <game id> <uid>`` with one's own uid leaves
+        a table being set up (majiang-server's way out of a room). A refusal that leaves the link
+        at no table is ``ERROR`` (majiang-bot has nothing to do, and quits); one that leaves it at
+        its table is ``REFUSED``."""
+        if len(args) > 1 and args[1] is not None:
+            if str(args[1]) != str(self.user.id):
+                raise GameError("NotSupported", "only your own uid: the host removes players in the lobby")
+            if self.seat.status != Status.SETUP or self.seat.game_id != _room_id(args[0]):
+                raise GameError("NotAtTable", "ROOM <game id> <uid> leaves the table being set up you sit at")
+            await self.seat.leave()
+            return
+        try:
+            game_id = _room_id(args[0] if args else None)
+            await self.seat.join(game_id)
+        except GameError as refused:
+            if refused.code == "AlreadyAtTable":
+                raise
+            reason = refused.reason
+            if refused.code in ("UnknownGame", "InvalidRoom"):
+                reason += ("; open a riichi table (the lobby, POST /api/games/ or /ws/majiang/) and pass its game "
+                           "number: majiang-bot -r <game id>")
+            await self.emit("ERROR", f"{refused.code}: {reason}")
+
+    # -- the seat's Outlet: majiang-server's messages ---------------------------------------------
+
+    async def started(self) -> None:
+        await self.emit("START")
+
+    async def frames(self, frames: list[dict[str, Any]], timer: list[int] | None) -> None:
+        for frame in frames:
+            await self.emit("GAME", codec.server_message(frame, timer))
+
+    async def table(self, game_id: int, setup: dict[str, Any]) -> None:
+        users = [{"uid": str(u["user"]), "name": u["username"], **({"bot": True} if u["bot"] else {})}
+                 for u in sorted(setup["users"], key=lambda u: u["slot"])]
+        await self.emit("ROOM", {"room_no": str(game_id), "user": users})
+
+    async def ended(self, game_id: int, status: str, setting_up: bool) -> None:
+        if setting_up:
+            await self.emit("HELLO", _user(self.user))  # out of the room, as majiang-server says it
+        elif status == Status.FINISHED:
+            await self.emit("END", await db.call(gateway.final_paifu, game_id))
+        else:
+            await self.emit("END")
+
+    async def refused(self, code: str, reason: str, seq: int | None) -> None:
+        await self.emit("REFUSED", {"code": code, "reason": reason, "seq": seq})
+
+
+@server.event
+async def connect(sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+    # Created before anything awaits, so that every later event finds its session.
+    session = sessions[sid] = Session(sid, environ)
+    session.inbox.put_nowait(("connect", None))
+
+
+@server.event
+async def disconnect(sid: str, reason: Any = None) -> None:
+    session = sessions.get(sid)
+    if session is not None:
+        session.inbox.put_nowait(("disconnect", None))
+
+
+@server.on("*")
+async def any_event(event: str, sid: str, *args: Any) -> None:
+    session = sessions.get(sid)
+    if session is not None:
+        session.inbox.put_nowait(("event", (event, args)))
