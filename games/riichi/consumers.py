@@ -74,8 +74,12 @@ class MajiangConsumer(GuardedConsumer):
         await close_link(self.channel_layer, self.channel_name, self.user.id, client_id, seat)
 
     async def token_gone(self) -> None:
-        await self.fatal("TokenRevoked", "the API token this connection logged in with was revoked")
-        await self.cleanup()
+        # The link lets its seat go before it says goodbye: a client that sees the close (and logs
+        # in again at once) finds its presence gone and its seat played by the server already.
+        try:
+            await self.cleanup()
+        finally:
+            await self.fatal("TokenRevoked", "the API token this connection logged in with was revoked")
 
     async def internal_error(self, message: dict[str, Any]) -> None:
         if message.get("type") == "websocket.receive":
