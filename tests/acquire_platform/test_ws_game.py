@@ -449,20 +449,7 @@ async def test_four_clients_play_a_whole_game_and_no_frame_leaks(clients, db_cal
     assert checked > 5 * truth.final_v
 
 
-@pytest.fixture
-def frozen_clock(monkeypatch):
-    """The game service's clock, moved only by the test."""
-    now = {"ms": 1_700_000_000_000}
-    monkeypatch.setattr(services, "now_ms", lambda: now["ms"])
-
-    def advance(seconds: float) -> int:
-        now["ms"] += int(seconds * 1000)
-        return now["ms"]
-
-    return advance
-
-
-async def test_clocks_run_out_over_websocket_and_review_flags_auto(clients, db_call, make_user, frozen_clock):
+async def test_clocks_run_out_over_websocket_and_review_flags_auto(clients, db_call, make_user, clock):
     seats, spectator, everyone = await table(clients, db_call, make_user, 4, time_start=60, time_increment=0)
     game_id = spectator.game_id
     stop = asyncio.Event()
@@ -474,7 +461,7 @@ async def test_clocks_run_out_over_websocket_and_review_flags_auto(clients, db_c
         since = await db_call(lambda: Game.objects.get(id=game_id).clock_since_ms)
         # One player thinks for 61 s: the sweeper plays for it at the moment its 60 s ran out.
         timed_out_at = everyone[0].v + 1  # its move, and any decisions of its that follow at once
-        frozen_clock(61)
+        clock(61)
         await settle(everyone, timed_out_at)
         assert any(c["position"] == slow and c["remaining_ms"] == 0 for c in seats[slow].clocks[-1])
         # Its clock is at zero with no increment, so the server plays each of its later decisions.
@@ -482,7 +469,7 @@ async def test_clocks_run_out_over_websocket_and_review_flags_auto(clients, db_c
         assert played == 30, "the game ended early; pick other users or fewer moves"
         last_by_hand = max(v for p in seats.values() for v in p.applied)
         # Then everybody's clock runs out and the server plays the game to its end.
-        frozen_clock(3600)
+        clock(3600)
         for player in everyone:
             while not player.over or player.to_act:
                 await player.read(timeout=30)
