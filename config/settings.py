@@ -221,6 +221,10 @@ TCP_MAX_PENDING_LINES = int(env_number("TCP_MAX_PENDING_LINES", 32))
 TCP_IDLE_TIMEOUT_SECONDS = env_number("TCP_IDLE_TIMEOUT_SECONDS", 30 * 60)
 TCP_WRITE_TIMEOUT_SECONDS = env_number("TCP_WRITE_TIMEOUT_SECONDS", 30)
 CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS = env_number("CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS", 30)
+# WebSocket: how long the server waits for a client's answer to its close frame before it drops the
+# connection. Autobahn's own 1 s drops a slow client (a phone, a busy bot) with a TCP reset, which
+# throws away the FatalError it had not read yet; a client library waits 10 s on its side.
+WEBSOCKET_CLOSE_TIMEOUT_SECONDS = env_number("WEBSOCKET_CLOSE_TIMEOUT_SECONDS", 10)
 # Log-in: this many wrong passwords for one username within the window lock its password log-in
 # (form, admin, bot Login) for the lock-out; tokens and sessions keep working.
 LOGIN_FAILURE_LIMIT = int(env_number("LOGIN_FAILURE_LIMIT", 10))

@@ -57,14 +57,19 @@ class Command(BaseCommand):
 
             asyncio.get_event_loop().call_soon(sweeper.ensure_running)
 
-        def close_frames_too_big() -> None:
+        def close_politely() -> None:
             # Daphne (autobahn) drops the TCP connection under a frame over its 1 MiB limit, which a
             # client sees as an abnormal closure it cannot tell from a crash; with this it sends
             # the protocol's own answer instead, a close frame with 1009 (Message Too Big).
             server.ws_factory.setProtocolOptions(failByDrop=False)
+            # Autobahn resets the TCP connection of a client that has not answered the server's
+            # close frame within 1 s, and a reset discards what the client had not yet read:
+            # a busy client loses the FatalError that says why it was turned away.
+            server.ws_factory.setProtocolOptions(
+                closeHandshakeTimeout=settings.WEBSOCKET_CLOSE_TIMEOUT_SECONDS)
 
         reactor.callWhenRunning(background)
-        reactor.callWhenRunning(close_frames_too_big)
+        reactor.callWhenRunning(close_politely)
         if cribbage_port:
             lines = LineServer(application, host.strip("[]"), cribbage_port,
                                close_timeout=server.application_close_timeout,
