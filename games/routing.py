@@ -12,6 +12,7 @@ from . import consumers
 from .cribbage.consumers import application as cribbagebber
 from .origin import SameOriginValidator
 from .riichi.consumers import MajiangConsumer
+from .riichi.ump_consumer import UmpConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", SameOriginValidator(AuthMiddlewareStack(consumers.LobbyConsumer.as_asgi()))),
@@ -21,4 +22,6 @@ websocket_urlpatterns = [
     path("ws/cribbage/<int:game_id>/", cribbagebber()),
     # Majiang's own protocol, seed 001 (docs/protocols/majiang.md): an API token, never a cookie.
     path("ws/majiang/", MajiangConsumer.as_asgi()),
+    # UMP, seed 004 (docs/protocols/ump.md): the TCP port's lines; a token or password in hello.
+    path("ws/ump/", UmpConsumer.as_asgi()),
 ]

@@ -46,32 +46,41 @@ class Served:
     setup_output: str  # what the set-up script printed (tokens, ids)
     process: subprocess.Popen
     log: Path
+    ump_port: int | None = None  # None: UMP over TCP turned off
 
 
 @contextmanager
-def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, quiet: bool = False) -> Iterator[Served]:
+def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, ump: bool = False,
+          quiet: bool = False, again: Served | None = None) -> Iterator[Served]:
     """Run ``setup_script`` (Python, against the child's fresh database), then ``manage.py serve``
     until the block ends; then SIGTERM, as an operator stops it (``process.returncode`` tells how
-    it ended)."""
+    it ended). ``again``: a server of the same ``tmp_path`` (killed or stopped) whose database and
+    ports the new one takes over, as a restarted server does; ``setup_script`` then runs against the
+    database as it was left."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env |= {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "DJANGO_SETTINGS_MODULE": "config.settings",
             "SECRET_KEY_FILE": str(tmp_path / "secret")}
     setup = subprocess.run([sys.executable, "-c", setup_script], cwd=ROOT, env=env, capture_output=True,
                            text=True, timeout=120)
     assert setup.returncode == 0, setup.stderr
-    http_port = free_port()
-    tcp_port = free_port() if cribbage else None
-    log = tmp_path / "serve.log"
+    if again is not None:
+        http_port, tcp_port, ump_port = again.http_port, again.tcp_port, again.ump_port
+    else:
+        http_port = free_port()
+        tcp_port = free_port() if cribbage else None
+        ump_port = free_port() if ump else None
+    log = tmp_path / ("serve.log" if again is None else f"serve-{again.process.pid}.log")
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(http_port),
-             "--cribbage-port", str(tcp_port or 0), *(["-v", "0"] if quiet else [])],
+             "--cribbage-port", str(tcp_port or 0), "--ump-port", str(ump_port or 0), *(["-v", "0"] if quiet else [])],
             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
     try:
-        if tcp_port is not None:
-            wait_for_port(tcp_port, process, log)
+        for line_port in (tcp_port, ump_port):
+            if line_port is not None:
+                wait_for_port(line_port, process, log)
         wait_for_port(http_port, process, log)
-        yield Served(http_port, tcp_port, setup.stdout, process, log)
+        yield Served(http_port, tcp_port, setup.stdout, process, log, ump_port)
     finally:
         process.terminate()
         try:

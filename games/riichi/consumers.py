@@ -17,26 +17,22 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from accounts.models import User
 from games import db, limits, presence, sweeper, validation
 from games.consumers import FatalError, authenticate, connected, parse_frame
 from games.errors import GameError
-from games.guard import GuardedConsumer
 from games.push import LOBBY_GROUP, user_group
 
 from . import gateway
-from .link import SeatLink, close_link, seq_of
+from .link import SeatLink, seq_of
 from .protocols import majiang as codec
+from .seat_consumer import SeatConsumer
 
 log = logging.getLogger(__name__)
 
 MAX_BOTS = 3
 
 
-class MajiangConsumer(GuardedConsumer):
-    user: User | None = None
-    client_id: int | None = None
-    seat: SeatLink | None = None
+class MajiangConsumer(SeatConsumer):
     # The Outlet's: a seat taken up again gets kaiju and the current hand, no log.
     wants_log = False
 
@@ -60,26 +56,6 @@ class MajiangConsumer(GuardedConsumer):
     async def fatal(self, code: str, reason: str) -> None:
         await self.error(code, reason)
         await self.close(code=4000)
-
-    async def disconnect(self, code: int) -> None:
-        await self.cleanup()
-
-    async def cleanup(self) -> None:
-        """Leave the groups, drop the presence row, and leave the table (while it is being set up)
-        or let the server play the seat until the user comes back; once, whatever came before."""
-        client_id, self.client_id = self.client_id, None
-        if client_id is None:
-            return
-        seat, self.seat = self.seat, None
-        await close_link(self.channel_layer, self.channel_name, self.user.id, client_id, seat)
-
-    async def token_gone(self) -> None:
-        # The link lets its seat go before it says goodbye: a client that sees the close (and logs
-        # in again at once) finds its presence gone and its seat played by the server already.
-        try:
-            await self.cleanup()
-        finally:
-            await self.fatal("TokenRevoked", "the API token this connection logged in with was revoked")
 
     async def internal_error(self, message: dict[str, Any]) -> None:
         if message.get("type") == "websocket.receive":
@@ -161,12 +137,6 @@ class MajiangConsumer(GuardedConsumer):
         await self.seat.leave()
 
     HANDLERS = {"login": again, "open": open, "join": join, "add_bot": add_bot, "leave": leave}
-
-    # -- pushes from the platform -------------------------------------------------------------------
-
-    async def push_message(self, event: dict[str, Any]) -> None:
-        if self.seat is not None:
-            await self.seat.push(event)
 
     # -- the seat's Outlet: seed 001's frames ---------------------------------------------------------
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 
 from accounts.models import User
 from games import clocks, lobby, move_sql, services
@@ -31,6 +32,20 @@ def games_of(user: User) -> list[dict[str, Any]]:
                                  game__status__in=[Status.SETUP, Status.ACTIVE])
              .select_related("game").order_by("game_id"))
     return [{"game": s.game_id, "status": s.game.status} for s in seats]
+
+
+def table_for(user: User) -> int | None:
+    """The table a link that names none takes (UMP, docs/protocols/ump.md): the user's riichi game
+    in progress, else the riichi table being set up at which the user sits, else the oldest one
+    with a free seat; None when there is none (the link then opens one)."""
+    mine = games_of(user)
+    for status in (Status.ACTIVE, Status.SETUP):
+        for entry in mine:
+            if entry["status"] == status:
+                return entry["game"]
+    free = (Game.objects.filter(game_type=GAME_TYPE, status=Status.SETUP).annotate(taken=Count("seats"))
+            .filter(taken__lt=SEATS).order_by("id").values_list("id", flat=True).first())
+    return free
 
 
 def open_table(user: User, rules: dict[str, Any] | None, time_control: Any, bots: int) -> int:
@@ -106,6 +121,7 @@ class Following:
     # majiang-server times it (None otherwise): a question's ``timer``.
     clocks: list[dict[str, Any]] | None = None
     per_decision: int | None = None
+    legal: list[dict[str, Any]] | None = None  # the seat's legal actions now
 
 
 def following(user: User, game_id: int, start: int) -> Following:
@@ -120,7 +136,7 @@ def following(user: User, game_id: int, start: int) -> Following:
     players = sorted(snapshot["players"], key=lambda p: p["position"])
     return Following(snapshot["status"], snapshot["position"], [p["username"] for p in players], snapshot["v"],
                      list(snapshot["to_act"]), snapshot["history_start"], snapshot["history"], snapshot.get("clocks"),
-                     game.time_per_decision if clocks.per_decision(game) else None)
+                     game.time_per_decision if clocks.per_decision(game) else None, snapshot.get("legal"))
 
 
 def final_history(user: User, game_id: int) -> list[dict[str, Any]]:

@@ -83,6 +83,9 @@ class SeatLink:
         self.size = 0  # history messages of the game this link has translated
         self.pending: codec.Question | None = None
         self.timer: list[int] | None = None  # the pending question's clock, majiang-server's [limit, allowed]
+        # The seat's legal actions with the pending question (the platform's, as its push or
+        # snapshot carried them): a transport whose questions list the choices (UMP) reads them.
+        self.legal: list[dict[str, Any]] = []
         # The latest v this link knows of: the game's, as of the newest push or read, or after its
         # own last reply. Pushes made before it (still on their way) say nothing of what is asked now.
         self.v = 0
@@ -228,7 +231,7 @@ class SeatLink:
             await self.follow()
             return
         new = message["messages"][self.size - message["start"]:]
-        await self.emit(new, message["v"], message["to_act"], message.get("clocks"))
+        await self.emit(new, message["v"], message["to_act"], message.get("clocks"), legal=message.get("legal"))
 
     async def follow(self) -> None:
         """Catch up from the game's log: from the start of the current hand when the link has just
@@ -247,10 +250,11 @@ class SeatLink:
             history = history[:1] + history[max(1, codec.hand_start(history)):]
             self.size = seen.start + len(seen.history) - len(history)
             await self.outlet.started()
-        await self.emit(history, seen.v, seen.to_act, seen.clocks, log)
+        await self.emit(history, seen.v, seen.to_act, seen.clocks, log, seen.legal)
 
     async def emit(self, messages: list[dict[str, Any]], v: int, to_act: list[int],
-                   clocks: list[dict[str, Any]] | None, log: list[list[dict[str, Any]]] | None = None) -> None:
+                   clocks: list[dict[str, Any]] | None, log: list[list[dict[str, Any]]] | None = None,
+                   legal: list[dict[str, Any]] | None = None) -> None:
         """Translate ``messages`` (the next of the seat's history) and send them; the last is a
         question when the game waits for this seat at ``v``. ``log``: the game's log so far, for
         the ``kaiju`` of a seat taken up again."""
@@ -269,6 +273,7 @@ class SeatLink:
             if frames and self.seat in to_act:
                 self.pending = self.stream.question(frames[-1], v)
                 self.timer = self._timer(clocks)
+                self.legal = list(legal or [])
                 frames[-1] = self.pending.frame()
             elif frames or self.seat not in to_act:
                 self.pending = None  # answered (by this link, another, or the server at a time-out)

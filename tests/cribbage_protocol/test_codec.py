@@ -97,25 +97,25 @@ def test_frames_are_single_lines_and_nul_is_a_breach():
 
 
 def test_tcp_lines_split_across_reads():
-    reader = LineReader()
+    reader = LineReader(MAX_LINE_BYTES)
     assert reader.feed(b"IM:al") == []
     assert reader.feed(b"ice\r\nAG:\nME:caf\xc3") == ["IM:alice", "AG:"]
     assert reader.feed(b"\xa9\n") == ["ME:caf\u00e9"]
     assert encode_line("WE:alice") == b"WE:alice\n"
     with pytest.raises(Breach, match="NUL"):
-        LineReader().feed(b"AG:\x00\n")
+        LineReader(MAX_LINE_BYTES).feed(b"AG:\x00\n")
     with pytest.raises(Breach, match="UTF-8"):
-        LineReader().feed(b"ME:\xff\n")
+        LineReader(MAX_LINE_BYTES).feed(b"ME:\xff\n")
     with pytest.raises(Breach, match="over"):
-        LineReader().feed(b"ME:" + b"x" * MAX_LINE_BYTES)  # no newline yet, and already too long
+        LineReader(MAX_LINE_BYTES).feed(b"ME:" + b"x" * MAX_LINE_BYTES)  # no newline yet, and already too long
     # The longest line, CRLF-terminated, with a read ending between its CR and LF (found by the fuzz
     # suite): the CR is the terminator's, so the line is not too long.
     longest = b"ME:" + b"x" * (MAX_LINE_BYTES - 3)
-    reader = LineReader()
+    reader = LineReader(MAX_LINE_BYTES)
     assert reader.feed(longest + b"\r") == []
     assert reader.feed(b"\n") == [longest.decode()]
     with pytest.raises(Breach, match="over"):
-        LineReader().feed(longest + b"x\r")
+        LineReader(MAX_LINE_BYTES).feed(longest + b"x\r")
 
 
 # ------------------------------------------------------------------------------------ server lines

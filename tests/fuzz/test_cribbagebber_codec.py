@@ -169,7 +169,7 @@ stream_pieces = weighted(
 
 def read_whole(data: bytes) -> list[str] | Breach:
     try:
-        return LineReader().feed(data)
+        return LineReader(MAX_LINE_BYTES).feed(data)
     except Breach as breach:
         return breach
 
@@ -208,7 +208,7 @@ def test_a_tcp_stream_cut_anywhere_reads_as_a_whole(pieces, choices):
     edges = sorted({i + 1 for i, byte in enumerate(data) if byte in b"\r\n"} | {0, len(data)})
     points = sorted(set(choices.draw(st.lists(weighted((3, st.sampled_from(edges)), (1, st.integers(0, len(data)))),
                                               max_size=6), label="cuts")))
-    reader = LineReader()
+    reader = LineReader(MAX_LINE_BYTES)
     got: list[str] = []
     try:
         for start, end in zip([0, *points], [*points, len(data)]):
@@ -230,8 +230,8 @@ def test_a_line_at_the_limit_ended_by_crlf_survives_a_read_between_cr_and_lf():
     500 four-byte characters is one), ended with CRLF, read with the CR in one read and the LF in
     the next (the reader took the unfinished line with its CR for a line over the limit)."""
     line = b"ME:" + b"x" * (MAX_LINE_BYTES - 3)
-    assert LineReader().feed(line + b"\r\n") == [line.decode()]  # read at once: fine
-    reader = LineReader()
+    assert LineReader(MAX_LINE_BYTES).feed(line + b"\r\n") == [line.decode()]  # read at once: fine
+    reader = LineReader(MAX_LINE_BYTES)
     assert reader.feed(line + b"\r") == []
     assert reader.feed(b"\n") == [line.decode()]
 

@@ -1,9 +1,9 @@
-"""``manage.py serve``: HTTP and WebSockets (Daphne) and CRIBBAGEBBER over TCP, in one process.
+"""``manage.py serve``: HTTP and WebSockets (Daphne), CRIBBAGEBBER and UMP over TCP, in one process.
 
 One process and one event loop, so the embedded default's in-memory channel layer is shared:
 a bot on the TCP port and a browser user on the WebSocket sit at the same tables and see each
 other's moves. Daphne is built as its command line does (``daphne/cli.py``), with its defaults;
-the TCP listener (``games/cribbage/tcp.py``) is started on the loop Twisted's asyncio reactor
+the TCP listeners (``games/lines.py``) are started on the loop Twisted's asyncio reactor
 runs, once the reactor runs.
 """
 
@@ -18,13 +18,15 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
 class Command(BaseCommand):
-    help = "Serve HTTP/WebSocket (Daphne) and the CRIBBAGEBBER TCP port from one process."
+    help = "Serve HTTP/WebSocket (Daphne) and the CRIBBAGEBBER and UMP TCP ports from one process."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1", help="address to bind both servers to")
         parser.add_argument("--port", type=int, default=8000, help="HTTP/WebSocket port")
         parser.add_argument("--cribbage-port", type=int, default=7321,
                             help="CRIBBAGEBBER TCP port (one line per \\n); 0 disables it")
+        parser.add_argument("--ump-port", type=int, default=settings.UMP_PORT,
+                            help="UMP TCP port (riichi mahjong bots, lines end CR+LF); 0 disables it")
 
     def handle(self, *args: Any, **options: Any) -> None:
         # daphne.server installs Twisted's asyncio reactor; it must come before anything imports
@@ -33,12 +35,15 @@ class Command(BaseCommand):
         from daphne.access import AccessLogGenerator
         from daphne.endpoints import build_endpoint_description_strings
         from daphne.server import Server
-        from twisted.internet import defer, reactor
+        from twisted.internet import reactor
 
         from config.asgi import application
-        from games.cribbage.tcp import LineServer
+        from games.cribbage.tcp import CRIBBAGEBBER
+        from games.lines import LineServer
+        from games.riichi.ump_consumer import UMP
 
-        host, port, cribbage_port = options["host"], options["port"], options["cribbage_port"]
+        host, port, cribbage_port, ump_port = (options["host"], options["port"], options["cribbage_port"],
+                                               options["ump_port"])
         verbosity = options["verbosity"]
         server = Server(
             application=guarantee_single_callable(application),
@@ -70,36 +75,45 @@ class Command(BaseCommand):
 
         reactor.callWhenRunning(background)
         reactor.callWhenRunning(close_politely)
-        if cribbage_port:
-            lines = LineServer(application, host.strip("[]"), cribbage_port,
-                               close_timeout=server.application_close_timeout,
-                               max_pending_lines=settings.TCP_MAX_PENDING_LINES,
-                               idle_timeout=settings.TCP_IDLE_TIMEOUT_SECONDS,
-                               write_timeout=settings.TCP_WRITE_TIMEOUT_SECONDS)
-
-            def started(task: asyncio.Task[None]) -> None:
-                error = "cancelled" if task.cancelled() else task.exception()
-                if error is not None:
-                    failed.append(f"CRIBBAGEBBER: cannot listen on {host}:{cribbage_port}: {error}")
-                    server.stop()  # as Daphne does when its own port cannot be had
-                elif verbosity >= 1:
-                    self.stdout.write(f"CRIBBAGEBBER on tcp://{host}:{lines.port}/ (one line per \\n)")
-
-            def listen() -> None:
-                # Runs at reactor start-up, just before the loop runs: the task starts with it.
-                loop = asyncio.get_event_loop()  # Server.run made the reactor's loop the current one
-                loop.create_task(lines.start()).add_done_callback(started)
-
-            def stop() -> defer.Deferred[None]:
-                # Daphne ends its own connections at shutdown; ours end as though their peers left,
-                # so each consumer leaves its table properly.
-                return defer.Deferred.fromFuture(asyncio.ensure_future(lines.close()))
-
-            reactor.callWhenRunning(listen)
-            reactor.addSystemEventTrigger("before", "shutdown", stop)
+        for protocol, line_port in ((CRIBBAGEBBER, cribbage_port), (UMP, ump_port)):
+            if line_port:
+                self.line_listener(LineServer(protocol, application, host.strip("[]"), line_port,
+                                              close_timeout=server.application_close_timeout,
+                                              max_pending_lines=settings.TCP_MAX_PENDING_LINES,
+                                              idle_timeout=settings.TCP_IDLE_TIMEOUT_SECONDS,
+                                              write_timeout=settings.TCP_WRITE_TIMEOUT_SECONDS),
+                                   server, failed, verbosity)
         if verbosity >= 1:
             self.stdout.write(f"HTTP/WebSocket on http://{host}:{port}/")
         server.run()
         # Daphne stops (without an error of its own) when its port cannot be had: say so.
         if failed or server.abort_start or not server.listening_addresses:
             raise CommandError("; ".join(failed) or f"cannot listen on {host}:{port}")
+
+    def line_listener(self, lines: Any, server: Any, failed: list[str], verbosity: int) -> None:
+        """Start ``lines`` (a ``games.lines.LineServer``) with Daphne's reactor, and end its links
+        before the reactor stops; a port that cannot be had stops the server, as Daphne's does."""
+        from twisted.internet import defer, reactor
+
+        name = lines.protocol.name
+
+        def started(task: asyncio.Task[None]) -> None:
+            error = "cancelled" if task.cancelled() else task.exception()
+            if error is not None:
+                failed.append(f"{name}: cannot listen on {lines.host}:{lines.port}: {error}")
+                server.stop()  # as Daphne does when its own port cannot be had
+            elif verbosity >= 1:
+                self.stdout.write(f"{name} on tcp://{lines.host}:{lines.port}/")
+
+        def listen() -> None:
+            # Runs at reactor start-up, just before the loop runs: the task starts with it.
+            loop = asyncio.get_event_loop()  # Server.run made the reactor's loop the current one
+            loop.create_task(lines.start()).add_done_callback(started)
+
+        def stop() -> defer.Deferred[None]:
+            # Daphne ends its own connections at shutdown; ours end as though their peers left,
+            # so each consumer leaves its table properly.
+            return defer.Deferred.fromFuture(asyncio.ensure_future(lines.close()))
+
+        reactor.callWhenRunning(listen)
+        reactor.addSystemEventTrigger("before", "shutdown", stop)

@@ -1,0 +1,178 @@
+"""UMP (seed 004) against the server `make run` starts (``manage.py serve``: one process, real TCP
+sockets, a SQLite file): four UMP clients play whole games under two rule presets, a UMP client
+shares a table with a native seed 001 client and house bots, and every line every client was sent
+is checked against the true game for hidden tiles. docs/protocols/ump.md."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import pytest
+
+from games.riichi.protocols import ump as codec
+from games.riichi.umpbot import UmpBot
+from tests.riichi_protocol.link import Database, Link, api, play
+from tests.riichi_protocol.player import FramePlayer
+from tests.riichi_protocol.test_sio_served import replay_both_ways
+from tests.riichi_protocol.ump_peer import Peer, command, greedy
+from tests.riichi_reference.corpus import ensure_node_modules, npm_missing_reason
+from tests.served import serve
+
+NAMES = ("ann", "ben", "cat", "dan", "nat", "uma")
+SETUP = f"""
+import json
+import django
+django.setup()
+from django.core.management import call_command
+from accounts.models import User
+from accounts.tokens import token_for
+call_command("migrate", verbosity=0)
+print(json.dumps({{name: token_for(User.objects.create_user(username=name, password=None)) for name in {NAMES!r}}}))
+"""
+# What UMP's seed lists as the server's commands, and the extension command.
+SERVER_COMMANDS = {"hello", "error", "seat", "player", "gamestart", "gameend", "kyokustart", "kyokuend", "ready?",
+                   "point", "richi", "dice", "haipai", "open", "dora", "uradora", "tsumo", "sutehai?", "sutehai",
+                   "naki?", "say", "agari", "ryukyoku", "tenpai?", "_ex_"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    reason = npm_missing_reason()
+    if reason:
+        pytest.skip(reason)
+    ensure_node_modules()
+    path = tmp_path_factory.mktemp("ump")
+    with serve(path, SETUP, cribbage=False, ump=True, quiet=True) as served:
+        tokens = json.loads(served.setup_output.strip().splitlines()[-1])
+        yield served, tokens, Database(path / "db.sqlite3")
+
+
+def peer(name: str, token: str, *, game: int | None = None, judgement=None, **options: str) -> Peer:
+    bot = UmpBot(name, name, token, game=game, seed=len(name), **({"choose": judgement} if judgement else {}))
+    if options:  # the opener's own hello options (a new table's preset, its house bots)
+        reply = bot.hello_reply
+        bot.hello_reply = lambda line: reply(line) + "".join(f" {k}={v}" for k, v in options.items())
+    return Peer(bot)
+
+
+async def open_table(port: int, first: Peer) -> int:
+    """``first`` logs in and, at no table yet, opens one: its number."""
+    await first.connect(port)
+    hello = await first.line()
+    await first.send(first.bot.hello_reply(hello))
+    table = await first.until(lambda text: command(text)[1] == "_ex_")
+    return int(re.search(r"gameid=(\d+)", table).group(1))
+
+
+def check_lines(peer: Peer) -> None:
+    """Every line: a serial one more than the last, a command the seed lists, ASCII (read so)."""
+    serials = [command(text)[0] for text in peer.lines]
+    assert serials == list(range(1, len(serials) + 1))
+    assert {command(text)[1] for text in peer.lines} <= SERVER_COMMANDS
+    assert not [text for text in peer.lines if command(text)[1] == "error"], peer.lines
+
+
+def check_hidden(peer: Peer, paifu: dict[str, Any]) -> None:
+    """No tile of another player in what ``peer`` was sent, except where the game shows it: its
+    own haipai and draws are the paifu's, every other haipai and draw is ``xx``, and another
+    player's tiles are opened only by its call, its win or its tenpai at a draw."""
+    me = next(args[1] for _, name, args in map(command, peer.lines) if name == "seat")
+    hands = paifu["log"]
+    hand_no, said = -1, {}
+    for _, name, args in map(command, peer.lines):
+        if name == "kyokustart":
+            hand_no += 1
+            qipai = next(e["qipai"] for e in hands[hand_no] if "qipai" in e)
+            draws = iter([e.get("zimo") or e.get("gangzimo") for e in hands[hand_no]
+                          if "zimo" in e or "gangzimo" in e])
+        elif name == "haipai":
+            menfeng = ("ABCD".index(args[0][0]) - qipai["jushu"]) % 4
+            if args[0] == me:
+                assert codec.tiles(args[1]) == sorted_tiles(qipai["shoupai"][menfeng]), (args, qipai)
+            else:
+                assert args[1] == "xx" * 13
+        elif name == "tsumo":
+            truth = next(draws)
+            if args[0] == me:
+                assert codec.majiang_tile(args[2]) == truth["p"]
+            else:
+                assert args[2] == "xx", args
+        elif name == "say":
+            said[args[0]] = args[1]
+        elif name == "open" and args[0] != me:
+            assert said.get(args[0]) in ("chi", "pon", "kan", "ron", "tsumo", "tenpai"), (args, said)
+            said.pop(args[0])
+
+
+def sorted_tiles(shoupai: str) -> list[str]:
+    return codec.tiles(codec.hand(shoupai))
+
+
+async def four_play(port: int, tokens: dict[str, str], preset: str) -> tuple[int, list[Peer]]:
+    first = peer("ann", tokens["ann"], _preset=preset)
+    game_id = await open_table(port, first)
+    others = [peer(name, tokens[name], game=game_id, judgement=greedy) for name in ("ben", "cat", "dan")]
+    for other in others:
+        await other.connect(port)
+    peers = [first, *others]
+    await asyncio.gather(*(p.play() for p in peers))
+    for p in peers:
+        await p.close()
+    return game_id, peers
+
+
+@pytest.mark.parametrize("preset", ["tenhou-east", "east"])
+def test_four_ump_clients_play_a_whole_game(site, tmp_path, preset):
+    """The project's bot opens a table; three greedy clients (every win, kan, call and riichi on
+    offer) join it by number; the game is played to its end over TCP, its paifu replays through
+    our engine and majiang-core, and no client ever saw another's tile before the game showed it."""
+    served, tokens, database = site
+    game_id, peers = asyncio.run(four_play(served.ump_port, tokens, preset))
+    assert database.game(game_id)[1] == "finished"
+    ends = {next(text.split(" ", 1)[1] for text in p.lines if command(text)[1] == "gameend") for p in peers}
+    assert len(ends) == 1  # all four saw the same result
+    paifu = replay_both_ways(served.http_port, tokens["ann"], game_id, tmp_path)
+    assert paifu["rule"] == api(served.http_port, tokens["ann"], f"games/{game_id}/paifu/")["rule"]
+    said = [args[1] for p in peers for _, name, args in map(command, p.lines) if name == "say"]
+    assert {"richi", "pon"} <= set(said) or {"chi", "pon"} <= set(said), said  # the greedy ones called
+    for p in peers:
+        check_lines(p)
+        check_hidden(p, paifu)
+    # The check catches a leak: another player's dealt hand, or a draw, shown where it was not.
+    me = next(args[1] for _, name, args in map(command, peers[0].lines) if name == "seat")
+    for leak in (r"haipai (?!{me})(\w\d) (?:xx){{13}}", r"tsumo (?!{me})(\w\d) (\d+) xx"):
+        doctored = Peer(peers[0].bot, [re.sub(leak.format(me=me), lambda m: m.group(0)[:-2] + "1m", text, count=1)
+                                       for text in peers[0].lines])
+        with pytest.raises(AssertionError):
+            check_hidden(doctored, paifu)
+
+
+def test_a_ump_client_a_native_client_and_house_bots_share_a_table(site, tmp_path):
+    """nat opens a table on /ws/majiang/ with two house bots; uma joins it over UMP by its number.
+    Both play to the end and saw the same game: every discard uma was told of is one nat was."""
+    served, tokens, _ = site
+
+    async def scenario():
+        native = await Link.open(served.http_port, tokens["nat"], "nat")
+        await native.send({"type": "open", "rules": {"preset": "tenhou-east"}, "bots": 2})
+        game_id = (await native.expect("table"))["game"]
+        player = FramePlayer(5)
+        native_play = asyncio.create_task(play(native, player))
+        uma = peer("uma", tokens["uma"], game=game_id)
+        await uma.connect(served.ump_port)
+        await uma.play()
+        end = await native_play
+        await native.close()
+        await uma.close()
+        return game_id, player, uma, end
+
+    game_id, player, uma, end = asyncio.run(scenario())
+    assert end == {"type": "end", "game": game_id, "status": "finished"}
+    theirs = [codec.tile(f["data"]["p"]) for f in player.frames if f["type"] == "dapai"]
+    ours = [args[1] for _, name, args in map(command, uma.lines) if name == "sutehai"]
+    assert ours == theirs and len(ours) > 20
+    check_lines(uma)
+    check_hidden(uma, replay_both_ways(served.http_port, tokens["nat"], game_id, tmp_path))
