@@ -33,6 +33,22 @@ settings.CALL_FLOOR_MS = int(os.environ["CALL_FLOOR_MS"])
 _names = itertools.count(1)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In the scale-out run (DATABASE_URL names PostgreSQL), leave out the tests marked
+    ``own_server``: they start server children that drop DATABASE_URL and REDIS_URL and run the
+    embedded default (SQLite, in-memory layer), and use nothing of the suite's own database, so
+    the scale-out run would repeat the embedded-default run's exact test. They are deselected
+    (counted in the summary), never skipped."""
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        return
+    kept, dropped = [], []
+    for item in items:
+        (dropped if item.get_closest_marker("own_server") else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # Production hashing costs ~0.3 s per password; tests create and log in many users.

@@ -31,9 +31,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 import websockets
 
 from .test_ws_game import Player, drive, settle
+
+# Its server is a child on the embedded default whatever the configuration (tests/served.py).
+pytestmark = pytest.mark.own_server
+
 
 ROOT = Path(__file__).resolve().parents[2]
 CLOCK_S = 30  # the game that is played through the restart

@@ -192,6 +192,7 @@ def read_until(stream, line: bytes) -> list[bytes]:
     return seen
 
 
+@pytest.mark.own_server  # its server is a child on the embedded default (tests/served.py)
 def test_manage_py_serve_answers_http_websocket_and_tcp(tmp_path):
     # One process serves every transport: HTTP, WebSockets and CRIBBAGEBBER over TCP.
     with serve(tmp_path, SETUP_DATABASE) as served:

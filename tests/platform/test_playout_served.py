@@ -14,9 +14,14 @@ import asyncio
 import json
 import time
 
+import pytest
 import websockets
 
 from tests.served import serve
+
+# Its server is a child on the embedded default whatever the configuration (tests/served.py).
+pytestmark = pytest.mark.own_server
+
 
 ROUND_TRIP_BOUND = 0.1
 

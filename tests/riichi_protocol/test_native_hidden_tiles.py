@@ -48,6 +48,9 @@ from tests.riichi_protocol.player import FramePlayer
 from tests.security.test_hidden_tiles import MIN_SECRET_TILES, Leak, Moment, Truth, check, tiles
 from tests.served import serve
 
+# Its server is a child on the embedded default whatever the configuration (tests/served.py).
+pytestmark = pytest.mark.own_server
+
 # Per preset: the game's seed (the lobby's ``secrets.randbits``), how far the seat order is turned
 # (the lobby's shuffle; the client sits at position (4 - turn) % 4) and the client's tie-breaking
 # seed. Chosen so that, between them, the games hold every kind of material the test asks for.

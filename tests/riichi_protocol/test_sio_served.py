@@ -30,6 +30,10 @@ from tests.riichi_protocol.sio import SioPeer, login, start_bot, to_frame, to_re
 from tests.riichi_reference.corpus import BENCH, REPO, ensure_node_modules, npm_missing_reason
 from tests.served import serve
 
+# Its server is a child on the embedded default whatever the configuration (tests/served.py).
+pytestmark = pytest.mark.own_server
+
+
 NAMES = ("ann", "ben", "cat", "dan", "eve", "nat", "bot", "errs")
 SETUP = f"""
 import json

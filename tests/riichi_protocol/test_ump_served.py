@@ -21,6 +21,10 @@ from tests.riichi_protocol.ump_peer import Peer, command, greedy
 from tests.riichi_reference.corpus import ensure_node_modules, npm_missing_reason
 from tests.served import serve
 
+# Its server is a child on the embedded default whatever the configuration (tests/served.py).
+pytestmark = pytest.mark.own_server
+
+
 NAMES = ("ann", "ben", "cat", "dan", "nat", "uma")
 SETUP = f"""
 import json

@@ -16,6 +16,10 @@ from tests.riichi_protocol.link import GAME_FRAMES, Database, Link, api, play
 from tests.riichi_protocol.player import FramePlayer
 from tests.served import serve
 
+# Its server is a child on the embedded default whatever the configuration (tests/served.py).
+pytestmark = pytest.mark.own_server
+
+
 NAMES = ("solo", "errs", "ann", "bob", "cal", "dee")
 SETUP = f"""
 import json

@@ -17,6 +17,10 @@ from tests.served import serve
 
 from .test_limits import ROUND_TRIP_BOUND
 
+# Its server is a child on the embedded default whatever the configuration (tests/served.py).
+pytestmark = pytest.mark.own_server
+
+
 CONNECTIONS = 300  # the probe opened 500; the point is "far more than the cap"
 FRAMES_EACH = 300
 

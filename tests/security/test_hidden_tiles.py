@@ -52,6 +52,9 @@ from games.registry import get_game_type
 from games.riichi.engine.table import masked_shoupai
 from tests.served import serve
 
+# Its server is a child on the embedded default whatever the configuration (tests/served.py).
+pytestmark = pytest.mark.own_server
+
 # East-only, so a whole game stays short; the second also lets a tenpai hand be shown at the
 # exhaustive draw (ノーテン宣言), a reveal of its own, and has no red fives.
 # One whole game (east only, red fives dealt, tenpai shown at the exhaustive draw): each protocol's
