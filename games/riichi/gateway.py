@@ -34,15 +34,17 @@ def games_of(user: User) -> list[dict[str, Any]]:
     return [{"game": s.game_id, "status": s.game.status} for s in seats]
 
 
-def table_for(user: User) -> int | None:
+def table_for(user: User, others: bool = True) -> int | None:
     """The table a link that names none takes (UMP, docs/protocols/ump.md): the user's riichi game
-    in progress, else the riichi table being set up at which the user sits, else the oldest one
-    with a free seat; None when there is none (the link then opens one)."""
+    in progress, else the riichi table being set up at which the user sits, else (with
+    ``others``) the oldest one with a free seat; None when there is none (the link then opens one)."""
     mine = games_of(user)
     for status in (Status.ACTIVE, Status.SETUP):
         for entry in mine:
             if entry["status"] == status:
                 return entry["game"]
+    if not others:
+        return None
     free = (Game.objects.filter(game_type=GAME_TYPE, status=Status.SETUP).annotate(taken=Count("seats"))
             .filter(taken__lt=SEATS).order_by("id").values_list("id", flat=True).first())
     return free
@@ -50,9 +52,11 @@ def table_for(user: User) -> int | None:
 
 def open_table(user: User, rules: dict[str, Any] | None, time_control: Any, bots: int) -> int:
     """A new riichi table with ``user`` as its host, and ``bots`` house bots beside them."""
-    game = lobby.create_table(user, GAME_TYPE, MODE, rules=rules, time_control=time_control)
-    for _ in range(bots):
-        lobby.add_bot(user, game.id)
+    # One transaction: nobody else sees (and takes a seat at) the table before its bots sit.
+    with transaction.atomic():
+        game = lobby.create_table(user, GAME_TYPE, MODE, rules=rules, time_control=time_control)
+        for _ in range(bots):
+            lobby.add_bot(user, game.id)
     return game.id
 
 

@@ -20,7 +20,7 @@ import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 from games import db, limits, presence, sweeper, validation
 from games.consumers import FatalError, authenticate, connected
@@ -52,31 +52,6 @@ class Asking:
     ask: codec.Ask
     seq: int
     rest: list[codec.Ask] = field(default_factory=list)
-
-
-def parse_line(text: str) -> tuple[int, str, list[str]]:
-    """``<serial> <command> [args...]``: the serial, the command and the rest, split on single
-    spaces; ``UmpError`` when it is not that, or not ASCII."""
-    if not text.isascii() or not text.isprintable():
-        raise codec.UmpError("Malformed", "UMP lines are printable ASCII (names are URI-encoded UTF-8)")
-    parts = text.split(" ")
-    if len(parts) < 2 or not parts[0].isdigit() or len(parts[0]) > 9 or not parts[1]:
-        raise codec.UmpError("Malformed", "a line is <serial> <command> [<argument> ...], one space apart")
-    return int(parts[0]), parts[1], parts[2:]
-
-
-def options(args: list[str]) -> dict[str, str]:
-    """``name=value`` arguments, values URI-decoded (UTF-8)."""
-    out = {}
-    for arg in args:
-        name, equals, value = arg.partition("=")
-        if not equals or not name:
-            raise codec.UmpError("Malformed", f"an option is <name>=<value>, not {arg!r}")
-        try:
-            out[name] = unquote(value, errors="strict")
-        except UnicodeDecodeError:
-            raise codec.UmpError("Malformed", f"option {name} is not URI-encoded UTF-8") from None
-    return out
 
 
 class UmpConsumer(SeatConsumer):
@@ -127,7 +102,7 @@ class UmpConsumer(SeatConsumer):
                 raise limits.RateLimited("too many lines on this link", wait)
             if len(text_data.encode("utf-8")) > MAX_LINE_BYTES:
                 raise codec.UmpError("Malformed", f"a line is at most {MAX_LINE_BYTES} bytes")
-            serial, command, args = parse_line(text_data)
+            serial, command, args = codec.parse_line(text_data)
             if self.client_id is None:
                 await self.login(serial, command, args)
                 return
@@ -143,7 +118,7 @@ class UmpConsumer(SeatConsumer):
     async def login(self, serial: int, command: str, args: list[str]) -> None:
         if command != "hello" or serial != self.hello_serial:
             raise FatalError("NotLoggedIn", f"answer the server's hello first, with serial {self.hello_serial}")
-        given = options(args)
+        given = codec.options(args)
         if not given.get("ump"):
             raise FatalError("MissingVersion", "hello carries ump=<version>")
         credentials = {"username": given.get("user"), "password": given.get("password")}
@@ -171,12 +146,29 @@ class UmpConsumer(SeatConsumer):
         if not await self.token_still_live():
             return
         await self.channel_layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
-        if game_id is None:
-            game_id = await db.call(gateway.table_for, user)
-        if game_id is None:
-            await self.seat.open({"preset": preset} if preset else None, None, int(bots))
-        else:
+        try:
+            await self.sit(game_id, int(bots), preset, wants_own="_bots" in given or preset is not None)
+        except GameError as refused:
+            # Logged in but at no table: nothing would ever come; the link ends, saying why.
+            raise FatalError(refused.code, refused.reason) from None
+
+    async def sit(self, game_id: int | None, bots: int, preset: str | None, wants_own: bool) -> None:
+        """``_game``'s table; else the user's game or table (``gateway.table_for``), or one with a
+        free seat unless the hello asked for a table of its own (``_bots``, ``_preset``); else a
+        new table with ``bots`` house bots and ``preset``'s rules."""
+        if game_id is not None:
             await self.seat.join(game_id)
+            return
+        found = await db.call(gateway.table_for, self.user, not wants_own)
+        if found is not None:
+            try:
+                await self.seat.join(found)
+                return
+            except GameError as taken:
+                if taken.code != "GameFull":
+                    raise
+                # Its last seat went meanwhile: the link opens a table, as it would have.
+        await self.seat.open({"preset": preset} if preset else None, None, bots)
 
     async def answer(self, serial: int, command: str, args: list[str]) -> None:
         asking = self.asking

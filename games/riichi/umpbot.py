@@ -138,8 +138,9 @@ class UmpBot:
     """
 
     def __init__(self, name: str, user: str, token: str, game: str | int | None = None, seed: int = 0,
-                 choose: Chooser = bot.choose) -> None:
+                 choose: Chooser = bot.choose, options: dict[str, str] | None = None) -> None:
         self.name = name
+        self.options = dict(options or {})  # more hello options, e.g. a new table's _bots and _preset
         self.choose = choose  # the judgement: the house bot's, or a test's own
         self.user = user
         self.token = token
@@ -239,6 +240,7 @@ class UmpBot:
                  f"user={_encode(self.user)}", f"password={_encode(self.token)}"]
         if self.game is not None:
             parts.append(f"_game={_encode(self.game)}")
+        parts += [f"{name}={_encode(value)}" for name, value in self.options.items()]
         return " ".join(parts)
 
     def handle(self, line: str) -> str | None:

@@ -8,6 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import subprocess
+import sys
+import time
 from typing import Any
 
 import pytest
@@ -18,14 +21,14 @@ from tests.riichi_protocol.link import Database, Link, api, play
 from tests.riichi_protocol.player import FramePlayer
 from tests.riichi_protocol.test_sio_served import replay_both_ways
 from tests.riichi_protocol.ump_peer import Peer, command, greedy
-from tests.riichi_reference.corpus import ensure_node_modules, npm_missing_reason
+from tests.riichi_reference.corpus import REPO, ensure_node_modules, npm_missing_reason
 from tests.served import serve
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
 pytestmark = pytest.mark.own_server
 
 
-NAMES = ("ann", "ben", "cat", "dan", "nat", "uma")
+NAMES = ("ann", "ben", "cat", "dan", "nat", "uma", "errs", "solo")
 SETUP = f"""
 import json
 import django
@@ -55,11 +58,9 @@ def site(tmp_path_factory):
 
 
 def peer(name: str, token: str, *, game: int | None = None, judgement=None, **options: str) -> Peer:
-    bot = UmpBot(name, name, token, game=game, seed=len(name), **({"choose": judgement} if judgement else {}))
-    if options:  # the opener's own hello options (a new table's preset, its house bots)
-        reply = bot.hello_reply
-        bot.hello_reply = lambda line: reply(line) + "".join(f" {k}={v}" for k, v in options.items())
-    return Peer(bot)
+    """A client of ``name``; ``options``: more hello options (a new table's _preset, its _bots)."""
+    return Peer(UmpBot(name, name, token, game=game, seed=len(name), options=options,
+                       **({"choose": judgement} if judgement else {})))
 
 
 async def open_table(port: int, first: Peer) -> int:
@@ -180,3 +181,134 @@ def test_a_ump_client_a_native_client_and_house_bots_share_a_table(site, tmp_pat
     assert ours == theirs and len(ours) > 20
     check_lines(uma)
     check_hidden(uma, replay_both_ways(served.http_port, tokens["nat"], game_id, tmp_path))
+
+
+async def bad_input(served, tokens, database) -> None:
+    port = served.ump_port
+    # Before the log-in: every refusal ends the link, and says why.
+    for text, code in (("garbage", "Malformed"), ("7 hello ump=1 user=errs password=x", "NotLoggedIn"),
+                       ("1 hello ump=1 user=errs password=" + "0" * 64, "InvalidToken"),
+                       ("1 hello ump=1 user=errs", "MissingPassword"),
+                       ("1 hello user=errs password=pw", "MissingVersion"),
+                       ("1 hello ump=1 user=errs password=pw _bots=9", "InvalidOption"),
+                       ("1 hello ump=1 user=errs password=pw _preset=nonsense", "InvalidOption"),
+                       ("1 hello ump=1 user=%FF password=pw", "Malformed"),
+                       # Logged in, but the table named cannot be had: the link ends too.
+                       (f"1 hello ump=1 user=errs password={tokens['errs']} _game=999999", "UnknownGame")):
+        p = Peer(UmpBot("errs", "errs", ""))
+        await p.connect(port)
+        await p.line()
+        await p.send(text)
+        answer = await p.line()
+        assert command(answer)[1] == "error" and command(answer)[2][0] == code, (text, answer)
+        assert await p.line() is None  # closed
+        await p.close()
+    for raw in (b"1 hello\x00 ump=1\r\n", b"x" * 5000):  # a NUL; a line over the limit with no end
+        p = Peer(UmpBot("errs", "errs", ""))
+        await p.connect(port)
+        await p.line()
+        p.writer.write(raw)
+        answer = await p.line()
+        assert command(answer)[1] == "error" and command(answer)[2][0] == "Breach", answer
+        assert await p.line() is None
+        await p.close()
+
+    # At a table, with a question open: each bad line is refused and the game does not move.
+    solo = peer("solo", tokens["solo"], _bots="3", _preset="tenhou-east")  # another table, played meanwhile
+    await solo.connect(port)
+    other = asyncio.create_task(solo.play())
+    errs = peer("errs", tokens["errs"], _bots="3", _preset="tenhou-east")
+    await errs.connect(port)
+    await errs.send(errs.bot.hello_reply(await errs.line()))
+    while True:  # up to this client's first own-turn question, which it leaves open
+        text = await errs.line()
+        reply = errs.bot.handle(text)  # the bot follows its hand all along
+        if command(text)[1] == "sutehai?":
+            break
+        if reply:
+            await errs.send(reply)
+    found = re.search(r" seat gameid=(\d+)", "\n".join(errs.lines))
+    assert found, errs.lines
+    game_id = int(found.group(1))
+    asked = command(text)[0]
+    before = database.game(game_id)[0]
+    hand = codec.hand(errs.bot.shoupai.to_string())
+    absent = next(t for t in ("1z", "2z", "3z", "4z", "5z", "6z", "7z") if t not in hand)
+    reasked = asked
+    # (line, error code, whether the question is asked again: only for a wrong answer to it)
+    for text, code, again in (("abc", "Malformed", False), (f"{asked - 1} sutehai 1m", "WrongSerial", False),
+                              (f"{asked + 7} no", "WrongSerial", False),
+                              (f"{asked} sutehai 1m \u00e9", "Malformed", False),
+                              (f"{asked} frobnicate", "UnexpectedReply", True),
+                              (f"{asked} ron", "UnexpectedReply", True), (f"{asked} sutehai 0m", "BadTile", True),
+                              (f"{asked} sutehai {absent}", "IllegalReply", True),
+                              (f"{asked} chi 1m2m", "UnexpectedReply", True)):
+        if again:
+            text = text.replace(f"{asked} ", f"{reasked} ", 1)
+        errs.writer.write(text.encode("utf-8") + b"\r\n")  # UTF-8: the non-ASCII line goes out as is
+        answer = await errs.line()
+        assert command(answer)[1] == "error" and command(answer)[2][0] == code, (text, answer)
+        if again:  # the question stands, asked again under a new serial
+            question = await errs.line()
+            assert command(question)[1] == "sutehai?", question
+            reasked = command(question)[0]
+        assert database.game(game_id)[0] == before, text
+    # A flood: refused past the link's allowance, and still nothing moves.
+    for _ in range(400):
+        errs.writer.write(f"{asked - 1} no\r\n".encode())
+    await errs.writer.drain()
+    codes = set()
+    for _ in range(400):
+        answer = await errs.line()
+        codes.add(command(answer)[2][0])
+    assert codes == {"WrongSerial", "RateLimited"}, codes
+    assert database.game(game_id)[0] == before
+    await errs.close()
+    await other
+    assert any(command(t)[1] == "gameend" for t in solo.lines)  # the other table played on, untouched
+    assert not [t for t in solo.lines if command(t)[1] == "error"]
+    await solo.close()
+
+
+def test_bad_input_gets_the_documented_answer_and_changes_nothing(site):
+    """Malformed lines, unknown commands, wrong serials, illegal and unexpected answers, NUL bytes,
+    non-ASCII, an over-long line and a flood, before and after the log-in: each gets its ``error``
+    (docs/protocols/ump.md), the game waits on its question unmoved, and another table plays on."""
+    asyncio.run(bad_input(*site))
+
+
+def test_a_killed_server_restarts_and_the_ump_bot_finishes_its_game(tmp_path):
+    """``manage.py umpbot`` opens a table with three house bots; the server is killed (SIGKILL) in
+    the middle of the game and started again on the same database and port; the bot reconnects
+    by itself, takes its seat up again, and the game is played to its end with nothing lost."""
+    with serve(tmp_path, SETUP, cribbage=False, ump=True, quiet=True) as first:
+        tokens = json.loads(first.setup_output.strip().splitlines()[-1])
+        database = Database(tmp_path / "db.sqlite3")
+        log = (tmp_path / "umpbot.log").open("w")
+        bot = subprocess.Popen([sys.executable, "manage.py", "umpbot", "127.0.0.1", str(first.ump_port),
+                                "--user", "ann", "--token", tokens["ann"], "--bots", "3", "--preset", "tenhou-east",
+                                "--retry", "60", "-v", "2"], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            for _ in range(600):
+                rows = database.rows("SELECT id FROM games_game WHERE status = 'active'")
+                if rows and len(database.actions(rows[0][0])) >= 60:
+                    break
+                assert bot.poll() is None, (tmp_path / "umpbot.log").read_text()
+                time.sleep(0.05)
+            game_id = rows[0][0]
+            first.process.kill()  # no shutdown of any kind
+            first.process.wait(10)
+            logged = database.actions(game_id)
+            with serve(tmp_path, "import django", cribbage=False, ump=True, quiet=True, again=first) as second:
+                assert bot.wait(120) == 0, (tmp_path / "umpbot.log").read_text()
+                after = database.actions(game_id)
+                assert database.game(game_id)[1] == "finished"
+                assert after[:len(logged)] == logged  # nothing the first server stored was lost
+                assert [a[0] for a in after] == list(range(1, len(after) + 1))  # one contiguous log
+                replay_both_ways(second.http_port, tokens["ann"], game_id, tmp_path)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+            log.close()
+    text = (tmp_path / "umpbot.log").read_text()
+    assert text.count(" hello") >= 2  # it logged in again after the restart

@@ -48,6 +48,8 @@ class Command(BaseCommand):
         parser.add_argument("--user", required=True, help="username to log in with")
         parser.add_argument("--token", required=True, help="the user's API token (sent as password)")
         parser.add_argument("--game", default=None, help="game id to join (sent as _game)")
+        parser.add_argument("--bots", default=None, help="house bots for a table the link opens (sent as _bots)")
+        parser.add_argument("--preset", default=None, help="rule preset of a table the link opens (sent as _preset)")
         parser.add_argument("--name", default=None, help="name shown at the table (default: the username)")
         parser.add_argument("--seed", type=int, default=0, help="seed of the bot's tie-breaking")
         parser.add_argument(
@@ -57,8 +59,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.verbosity = int(options["verbosity"])
+        table = {name: options[key] for name, key in (("_bots", "bots"), ("_preset", "preset")) if options[key]}
         bot = UmpBot(options["name"] or options["user"], options["user"], options["token"],
-                     game=options["game"], seed=options["seed"])
+                     game=options["game"], seed=options["seed"], options=table)
         host, port, retry = options["host"], options["port"], max(0.0, options["retry"])
         deadline: float | None = None
         while True:

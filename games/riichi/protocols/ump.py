@@ -42,7 +42,7 @@ Mapping decisions (seed 004 leaves these open):
   limits, draws, players) are UTF-8 URI-encoded (``urllib.parse.quote``) since lines are ASCII.
 - ``pingju`` -> in play order from the dealer, for an exhaustive draw (荒牌平局, 流し満貫): ``say
   <p> tenpai`` + ``open <p> <hand>`` for each hand shown, ``say <p> noten`` for the others; for
-  an abortive draw (九種九牌, 四風連打, 四家立直, 三家和了, 四開槓) only ``open`` for a hand shown.
+  an abortive draw (九種九牌, 四風連打, 四家立直, 三家和, 四開槓) only ``open`` for a hand shown.
   Then ``ryukyoku _name=<draw name>``, ``point`` lines, ``kyokuend``.
 - ``jieju`` -> ``gameend <p> <score> ..`` by final score, ties by seat order from the first dealer;
   before it, ``point <p> +n`` for the riichi sticks left on the table that went to the top.
@@ -68,7 +68,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 SEATS = 4
 # Tiles left to draw once the hands are dealt: 136 minus 13 × 4 dealt minus the 14 of the dead wall.
@@ -78,7 +78,7 @@ _SUITS = "mpsz"
 _MARKS = "+=-"
 _UMP_TILE = re.compile(r"(?:[1-9][mps]|[1-7]z|5[MPS])\Z")
 # Draws that end a hand early: nobody declares tenpai or noten on them.
-ABORTIVE_DRAWS = frozenset({"九種九牌", "四風連打", "四家立直", "三家和了", "四開槓"})
+ABORTIVE_DRAWS = frozenset({"九種九牌", "四風連打", "四家立直", "三家和", "四開槓"})
 # Base points (a hand's value over the number of payers' shares) from which a hand has a name.
 _LIMITS = ((6000, "三倍満"), (4000, "倍満"), (3000, "跳満"), (2000, "満貫"))
 _YAKUMAN = {1: "役満", 2: "ダブル役満", 3: "トリプル役満"}
@@ -569,3 +569,31 @@ def _decode_call(command: str, args: list[str], legal: list[dict[str, Any]]) -> 
         if named == (whole if sum(named.values()) == size else from_hand):
             return m
     raise UmpError("IllegalReply", f"{command} {''.join(args)} is not legal now")
+
+
+# -- lines from the client ---------------------------------------------------------------------------
+
+
+def parse_line(text: str) -> tuple[int, str, list[str]]:
+    """``<serial> <command> [args...]``: the serial, the command and the rest, split on single
+    spaces; ``UmpError`` when it is not that, or not ASCII."""
+    if not text.isascii() or not text.isprintable():
+        raise UmpError("Malformed", "UMP lines are printable ASCII (names are URI-encoded UTF-8)")
+    parts = text.split(" ")
+    if len(parts) < 2 or not parts[0].isdigit() or len(parts[0]) > 9 or not parts[1]:
+        raise UmpError("Malformed", "a line is <serial> <command> [<argument> ...], one space apart")
+    return int(parts[0]), parts[1], parts[2:]
+
+
+def options(args: list[str]) -> dict[str, str]:
+    """``name=value`` arguments, values URI-decoded (UTF-8)."""
+    out = {}
+    for arg in args:
+        name, equals, value = arg.partition("=")
+        if not equals or not name:
+            raise UmpError("Malformed", f"an option is <name>=<value>, not {arg!r}")
+        try:
+            out[name] = unquote(value, errors="strict")
+        except UnicodeDecodeError:
+            raise UmpError("Malformed", f"option {name} is not URI-encoded UTF-8") from None
+    return out
