@@ -312,3 +312,4 @@ def test_a_killed_server_restarts_and_the_ump_bot_finishes_its_game(tmp_path):
             log.close()
     text = (tmp_path / "umpbot.log").read_text()
     assert text.count(" hello") >= 2  # it logged in again after the restart
+    assert tokens["ann"] not in text  # its log shows every line, but never the token

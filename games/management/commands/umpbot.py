@@ -12,6 +12,7 @@ login is refused (the server's ``error`` line is printed to stderr) or the serve
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 from typing import Any
@@ -129,7 +130,8 @@ class Command(BaseCommand):
                 return REFUSED
         if reply is not None:
             if self.verbosity >= 2:
-                self.stdout.write(f"-> {reply}")
+                # The hello carries the token: never in a log.
+                self.stdout.write("-> " + re.sub(r"(password=)\S+", r"\1…", reply))
             try:
                 sock.sendall(reply.encode("ascii", "replace") + b"\r\n")
             except OSError:
