@@ -17,13 +17,12 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games import db, limits, presence, sweeper, validation
-from games.consumers import FatalError, authenticate, connected, parse_frame
+from games import db, limits, sweeper, validation
+from games.consumers import FatalError, parse_frame
 from games.errors import GameError
-from games.push import LOBBY_GROUP, user_group
 
 from . import gateway
-from .link import SeatLink, seq_of
+from .link import seq_of
 from .protocols import majiang as codec
 from .seat_consumer import SeatConsumer
 
@@ -96,21 +95,12 @@ class MajiangConsumer(SeatConsumer):
         if not isinstance(token, str) or not token:
             raise FatalError("MissingToken", "log in with an API token (made on /accounts/token/)")
         try:
-            user, token_id = await db.call(authenticate, {"token": token})
-            self.user, self.token_id = user, token_id
-            self.client_id = (await db.call(presence.connect, user, self.channel_name, {}, None, False))["client"]
-        except FatalError as fatal:
-            await self.fatal(fatal.code, fatal.reason)
-            return
-        except GameError as refused:  # TooManyConnections
+            if not await self.log_in({"token": token}):
+                return
+        except (FatalError, GameError) as refused:  # GameError: TooManyConnections
             await self.fatal(refused.code, refused.reason)
             return
-        self.seat = SeatLink(self, user, self.client_id, self.channel_layer)
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.channel_layer.group_add(user_group(user.id), self.channel_name)
-        if not await self.token_still_live():
-            return
-        await self.channel_layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
+        user = self.user
         games = await db.call(gateway.games_of, user)
         await self.send_json({"type": "welcome", "user": user.id, "username": user.username, "games": games})
 

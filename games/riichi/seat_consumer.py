@@ -6,7 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.models import User
+from games import db, presence
+from games.consumers import authenticate, connected
 from games.guard import GuardedConsumer
+from games.push import LOBBY_GROUP, user_group
 
 from .link import SeatLink, close_link
 
@@ -21,6 +24,22 @@ class SeatConsumer(GuardedConsumer):
 
     async def fatal(self, code: str, reason: str) -> None:
         raise NotImplementedError
+
+    async def log_in(self, credentials: dict[str, Any]) -> bool:
+        """Authenticate ``credentials`` (``games.consumers.authenticate``: ``FatalError`` if refused),
+        count the connection (``GameError`` ``TooManyConnections``), take a ``SeatLink``, listen to
+        the lobby's and the user's groups and tell the lobby. False when the token was revoked
+        meanwhile (the link is being closed)."""
+        user, self.token_id = await db.call(authenticate, credentials)
+        self.user = user
+        self.client_id = (await db.call(presence.connect, user, self.channel_name, {}, None, False))["client"]
+        self.seat = SeatLink(self, user, self.client_id, self.channel_layer)
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_add(user_group(user.id), self.channel_name)
+        if not await self.token_still_live():
+            return False
+        await self.channel_layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
+        return True
 
     async def disconnect(self, code: int) -> None:
         await self.cleanup()

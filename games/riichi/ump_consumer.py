@@ -22,14 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from games import db, limits, presence, sweeper, validation
-from games.consumers import FatalError, authenticate, connected
+from games import db, limits, sweeper, validation
+from games.consumers import FatalError
 from games.errors import GameError
 from games.lines import LineProtocol
-from games.push import LOBBY_GROUP, user_group
 
 from . import gateway, presets
-from .link import SeatLink
 from .protocols import ump as codec
 from .seat_consumer import SeatConsumer
 
@@ -137,15 +135,8 @@ class UmpConsumer(SeatConsumer):
         preset = given.get("_preset")
         if preset is not None and preset not in presets.PRESETS:
             raise FatalError("InvalidOption", f"_preset is one of {', '.join(presets.PRESETS)}")
-        user, token_id = await db.call(authenticate, credentials)
-        self.user, self.token_id = user, token_id
-        self.client_id = (await db.call(presence.connect, user, self.channel_name, {}, None, False))["client"]
-        self.seat = SeatLink(self, user, self.client_id, self.channel_layer)
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.channel_layer.group_add(user_group(user.id), self.channel_name)
-        if not await self.token_still_live():
+        if not await self.log_in(credentials):
             return
-        await self.channel_layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
         try:
             await self.sit(game_id, int(bots), preset, wants_own="_bots" in given or preset is not None)
         except GameError as refused:
