@@ -7,12 +7,13 @@ PORT ?= 8000
 # CRIBBAGEBBER over TCP (docs/protocols/cribbage.md); 0 turns it off.
 CRIBBAGE_PORT ?= 7321
 UMP_PORT ?= 7322
+MMJ_PORT ?= 7323
 
 .PHONY: run test setup setup-test chromium migrate lint
 
 run: setup migrate
 	$(BIN)/python manage.py collectstatic --noinput -v 0
-	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --cribbage-port $(CRIBBAGE_PORT) --ump-port $(UMP_PORT)
+	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --cribbage-port $(CRIBBAGE_PORT) --ump-port $(UMP_PORT) --mmj-port $(MMJ_PORT)
 
 test: setup-test chromium
 	$(BIN)/python -m pytest

@@ -227,6 +227,8 @@ CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS = env_number("CRIBBAGEBBER_INTRO_TIMEOUT_SECO
 WEBSOCKET_CLOSE_TIMEOUT_SECONDS = env_number("WEBSOCKET_CLOSE_TIMEOUT_SECONDS", 10)
 # UMP (riichi mahjong bots, seed 004) listens here beside CRIBBAGEBBER; 0 turns it off.
 UMP_PORT = int(env_number("UMP_PORT", 7322))
+# mmj (riichi mahjong terminals, seed 000) listens here too; 0 turns it off.
+MMJ_PORT = int(env_number("MMJ_PORT", 7323))
 # Log-in: this many wrong passwords for one username within the window lock its password log-in
 # (form, admin, bot Login) for the lock-out; tokens and sessions keep working.
 LOGIN_FAILURE_LIMIT = int(env_number("LOGIN_FAILURE_LIMIT", 10))

@@ -25,12 +25,20 @@ import logging
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
 Message = dict[str, Any]
 ASGIApp = Callable[[Message, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]]
+
+
+class Framer(Protocol):
+    """Cuts a byte stream into the messages a consumer gets one text frame each."""
+
+    def feed(self, data: bytes) -> list[str]:
+        """The messages ``data`` completes; ``Breach`` when the stream breaks the protocol's rules."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -41,14 +49,22 @@ class LineProtocol:
     path: str  # the WebSocket path of its consumer
     terminator: bytes  # what ends each line the server writes
     max_line_bytes: int  # a longer line (even unfinished) is a breach
+    # How the stream the peer sends is cut into messages: lines unless the protocol says otherwise
+    # (mmj's messages are not line-delimited; its codec's reader cuts them by their grammar).
+    framer: Callable[[], Framer] | None = None
+
+    def reader(self) -> Framer:
+        return self.framer() if self.framer is not None else LineReader(self.max_line_bytes)
 
 
 class Breach(Exception):
     """A stream that breaks the rules every line protocol here shares (a NUL, bytes that are not
     UTF-8, an over-long line): the consumer answers in its protocol's terms and disconnects."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, before: list[str] | None = None) -> None:
         self.reason = reason
+        # Messages the same read completed before the breach: the consumer hears them first.
+        self.before = list(before or [])
         super().__init__(reason)
 
 
@@ -281,7 +297,7 @@ class _Link:
     async def read(self) -> int:
         """Feed the consumer the stream's lines until the peer or the application ends the link;
         the WebSocket close code the consumer will be told."""
-        lines = LineReader(self.server.protocol.max_line_bytes)
+        lines = self.server.protocol.reader()
         try:
             while data := await self.reader.read(READ_SIZE):
                 if self.ended.is_set():
@@ -289,11 +305,14 @@ class _Link:
                 self._last = self._loop.time()
                 try:
                     received = lines.feed(data)
-                except Breach:
+                except Breach as breach:
                     # The consumer's own rule for what a text frame cannot carry: a binary frame is
-                    # a breach, which it answers in its own terms before it closes the link.
+                    # a breach, which it answers in its own terms before it closes the link. The
+                    # framer's reason rides along for a consumer that says it (mmj's reject).
                     self.breached = True
-                    await self.inbox.put({"type": "websocket.receive", "bytes": data})
+                    for line in breach.before:
+                        await self.inbox.put({"type": "websocket.receive", "text": line})
+                    await self.inbox.put({"type": "websocket.receive", "bytes": data, "breach": breach.reason})
                     return 1000
                 for line in received:
                     if self.ended.is_set() or self.writer.transport.is_closing():

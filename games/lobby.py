@@ -34,7 +34,7 @@ MAX_CLOCK_SECONDS = 24 * 3600
 # Spectators watch at most this late: enough to keep anyone from coaching a player, short enough
 # that a spectator still sees the game being played.
 MAX_SPECTATOR_DELAY = 900
-RESERVED_RULES = frozenset({"tile_bag", "host_seat", "imported"})
+RESERVED_RULES = frozenset({"tile_bag", "host_seat", "imported", "hand_end_ack"})
 
 
 def setup_state(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
@@ -420,6 +420,7 @@ def _maybe_start(game: Game) -> None:
     if host is not None and host.position:
         # The host's seat starts the game (Acquire's StartGame belongs to the host).
         game.rules = {**game.rules, "host_seat": host.position}
+    game.rules = {**game.rules, **_game_type(game).start_rules}
     game.seed = secrets.randbits(63)
     game.status = Status.ACTIVE
     game.started = timezone.now()

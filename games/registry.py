@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
@@ -18,6 +18,9 @@ class GameType:
     modes: tuple[Mode, ...]
     engine_path: str | None  # "module:Class"; None while the game has no engine yet
     bot_path: str | None = None  # "module:function" choosing (type, params) from (view, legal, rng)
+    # Platform rules the lobby adds when it starts a game of this type (reserved: hosts cannot
+    # set them); its engine reads them. A game started before one was added replays without it.
+    start_rules: dict[str, Any] = field(default_factory=dict)
 
     @property
     def playable(self) -> bool:
@@ -60,7 +63,7 @@ GAME_TYPES: dict[str, GameType] = {
         GameType("acquire", "Acquire", ACQUIRE_MODES, "games.acquire.engine.game:AcquireGame",
                  "games.acquire.bot:choose"),
         GameType("riichi", "Riichi mahjong", (Mode(4, "Four players", 4),), "games.riichi.engine.table:RiichiGame",
-                 "games.riichi.bot:choose"),
+                 "games.riichi.bot:choose", start_rules={"hand_end_ack": True}),
         GameType(
             "cribbage",
             "Cribbage",

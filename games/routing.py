@@ -12,6 +12,7 @@ from . import consumers
 from .cribbage.consumers import application as cribbagebber
 from .origin import SameOriginValidator
 from .riichi.consumers import MajiangConsumer
+from .riichi.mmj_consumer import MmjConsumer
 from .riichi.ump_consumer import UmpConsumer
 
 websocket_urlpatterns = [
@@ -24,4 +25,6 @@ websocket_urlpatterns = [
     path("ws/majiang/", MajiangConsumer.as_asgi()),
     # UMP, seed 004 (docs/protocols/ump.md): the TCP port's lines; a token or password in hello.
     path("ws/ump/", UmpConsumer.as_asgi()),
+    # mmj, seed 000 (docs/protocols/mmj.md): the TCP port's messages; username/token in mmj1c.
+    path("ws/mmj/", MmjConsumer.as_asgi()),
 ]

@@ -47,10 +47,11 @@ class Served:
     process: subprocess.Popen
     log: Path
     ump_port: int | None = None  # None: UMP over TCP turned off
+    mmj_port: int | None = None  # None: mmj over TCP turned off
 
 
 @contextmanager
-def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, ump: bool = False,
+def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, ump: bool = False, mmj: bool = False,
           quiet: bool = False, again: Served | None = None) -> Iterator[Served]:
     """Run ``setup_script`` (Python, against the child's fresh database), then ``manage.py serve``
     until the block ends; then SIGTERM, as an operator stops it (``process.returncode`` tells how
@@ -64,23 +65,25 @@ def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, ump: bool
                            text=True, timeout=120)
     assert setup.returncode == 0, setup.stderr
     if again is not None:
-        http_port, tcp_port, ump_port = again.http_port, again.tcp_port, again.ump_port
+        http_port, tcp_port, ump_port, mmj_port = again.http_port, again.tcp_port, again.ump_port, again.mmj_port
     else:
         http_port = free_port()
         tcp_port = free_port() if cribbage else None
         ump_port = free_port() if ump else None
+        mmj_port = free_port() if mmj else None
     log = tmp_path / ("serve.log" if again is None else f"serve-{again.process.pid}.log")
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(http_port),
-             "--cribbage-port", str(tcp_port or 0), "--ump-port", str(ump_port or 0), *(["-v", "0"] if quiet else [])],
+             "--cribbage-port", str(tcp_port or 0), "--ump-port", str(ump_port or 0), "--mmj-port", str(mmj_port or 0),
+             *(["-v", "0"] if quiet else [])],
             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
     try:
-        for line_port in (tcp_port, ump_port):
+        for line_port in (tcp_port, ump_port, mmj_port):
             if line_port is not None:
                 wait_for_port(line_port, process, log)
         wait_for_port(http_port, process, log)
-        yield Served(http_port, tcp_port, setup.stdout, process, log, ump_port)
+        yield Served(http_port, tcp_port, setup.stdout, process, log, ump_port, mmj_port)
     finally:
         process.terminate()
         try:

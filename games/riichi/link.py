@@ -199,6 +199,11 @@ class SeatLink:
             await self.game_messages(message)
         elif "setup" in message and self.status == Status.SETUP:
             await self.table(message["setup"])
+        elif kind == "Chat":
+            # A table's chat, for an outlet whose protocol carries one (mmj's); the others ignore it.
+            chat = getattr(self.outlet, "chat", None)
+            if chat is not None:
+                await chat(message)
         elif kind == "GameStarted":
             self.status = Status.ACTIVE
             if self.stream is None:

@@ -8,9 +8,11 @@ from typing import Any
 from accounts.models import User
 from games import db, presence
 from games.consumers import authenticate, connected
+from games.errors import GameError
 from games.guard import GuardedConsumer
 from games.push import LOBBY_GROUP, user_group
 
+from . import gateway
 from .link import SeatLink, close_link
 
 
@@ -40,6 +42,26 @@ class SeatConsumer(GuardedConsumer):
             return False
         await self.channel_layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
         return True
+
+    async def take_table(self, game_id: int | None, bots: int = 0, preset: str | None = None,
+                         wants_own: bool = False) -> None:
+        """How a program's link that logs in and plays finds its table (UMP, mmj): ``game_id``'s;
+        else the user's game or table (``gateway.table_for``), or one with a free seat unless it
+        asked for a table of its own; else a new table with ``bots`` house bots and ``preset``."""
+        assert self.seat is not None and self.user is not None
+        if game_id is not None:
+            await self.seat.join(game_id)
+            return
+        found = await db.call(gateway.table_for, self.user, not wants_own)
+        if found is not None:
+            try:
+                await self.seat.join(found)
+                return
+            except GameError as taken:
+                if taken.code != "GameFull":
+                    raise
+                # Its last seat went meanwhile: the link opens a table, as it would have.
+        await self.seat.open({"preset": preset} if preset else None, None, bots)
 
     async def disconnect(self, code: int) -> None:
         await self.cleanup()

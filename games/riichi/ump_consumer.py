@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from games import db, limits, sweeper, validation
+from games import limits, sweeper, validation
 from games.consumers import FatalError
 from games.errors import GameError
 from games.lines import LineProtocol
@@ -138,28 +138,10 @@ class UmpConsumer(SeatConsumer):
         if not await self.log_in(credentials):
             return
         try:
-            await self.sit(game_id, int(bots), preset, wants_own="_bots" in given or preset is not None)
+            await self.take_table(game_id, int(bots), preset, wants_own="_bots" in given or preset is not None)
         except GameError as refused:
             # Logged in but at no table: nothing would ever come; the link ends, saying why.
             raise FatalError(refused.code, refused.reason) from None
-
-    async def sit(self, game_id: int | None, bots: int, preset: str | None, wants_own: bool) -> None:
-        """``_game``'s table; else the user's game or table (``gateway.table_for``), or one with a
-        free seat unless the hello asked for a table of its own (``_bots``, ``_preset``); else a
-        new table with ``bots`` house bots and ``preset``'s rules."""
-        if game_id is not None:
-            await self.seat.join(game_id)
-            return
-        found = await db.call(gateway.table_for, self.user, not wants_own)
-        if found is not None:
-            try:
-                await self.seat.join(found)
-                return
-            except GameError as taken:
-                if taken.code != "GameFull":
-                    raise
-                # Its last seat went meanwhile: the link opens a table, as it would have.
-        await self.seat.open({"preset": preset} if preset else None, None, bots)
 
     async def answer(self, serial: int, command: str, args: list[str]) -> None:
         asking = self.asking

@@ -195,8 +195,8 @@ def read_until(stream, line: bytes) -> list[bytes]:
 
 @pytest.mark.own_server  # its server is a child on the embedded default (tests/served.py)
 def test_manage_py_serve_answers_http_websocket_and_tcp(tmp_path):
-    # One process serves every transport: HTTP, WebSockets, CRIBBAGEBBER and UMP over TCP.
-    with serve(tmp_path, SETUP_DATABASE, ump=True) as served:
+    # One process serves every transport: HTTP, WebSockets, CRIBBAGEBBER, UMP and mmj over TCP.
+    with serve(tmp_path, SETUP_DATABASE, ump=True, mmj=True) as served:
         tcp_token, ws_token = served.setup_output.split()[-2:]
         http_port, tcp_port = served.http_port, served.tcp_port
         with socket.create_connection(("127.0.0.1", tcp_port), timeout=10) as tcp, tcp.makefile("rb") as lines:
@@ -222,6 +222,11 @@ def test_manage_py_serve_answers_http_websocket_and_tcp(tmp_path):
             assert lines.readline().startswith(b"1 hello ump=1 ")
             ump.sendall(f"1 hello ump=1 user=tcpbot password={tcp_token}\r\n".encode())
             assert re.match(rb"2 _ex_ table gameid=\d+ players=1/4\r\n", lines.readline())
+        # mmj (riichi terminals, seed 000) on its own: the terminal speaks first, one message a line.
+        with socket.create_connection(("127.0.0.1", served.mmj_port), timeout=10) as mmj, mmj.makefile("rb") as lines:
+            name = f"tcpbot/{tcp_token}".encode()
+            mmj.sendall(b"MMJ1C %d:%s" % (len(name), name))  # case is free, and so are line breaks
+            assert lines.readline() == b"mmj1s\n"
         # Frames over 64 KiB get the protocol's error; over 1 MiB, Daphne closes the socket with
         # 1009 (Message Too Big) before reading them whole (docs/protocols/lobby.md).
         with ws_connect(f"ws://127.0.0.1:{http_port}/ws/bot/", open_timeout=10) as ws:

@@ -33,14 +33,20 @@ def play_actions(seed: int, rules: dict[str, Any], chooser: Chooser = bot.choose
     (what the platform pushes at a time, when nobody is played by the server)."""
     engine = RiichiGame.create(mode=Mode(4, "Four players", 4), seed=seed, rules=rules)
     batches: list[list[Event]] = []
+    play_through(engine, seed, chooser, batches.append)
+    return engine, batches
+
+
+def play_through(engine: RiichiGame, seed: int, chooser: Chooser, deliver: Callable[[list[Event]], None]) -> None:
+    """Play ``engine`` to its end with four ``chooser`` players, each action's events handed to
+    ``deliver`` as soon as it is applied (while the engine is in the state they led to)."""
     for seat, action, params in engine.initial_actions():
-        batches.append(engine.apply(seat, action, params))
+        deliver(engine.apply(seat, action, params))
     rng = random.Random(seed)
     while not engine.is_over:
         seat = engine.to_act()[0]
         action, params = chooser(engine.view(seat), engine.legal_actions(seat), rng)
-        batches.append(engine.apply(seat, action, params))
-    return engine, batches
+        deliver(engine.apply(seat, action, params))
 
 
 def play(seed: int, rules: dict[str, Any], chooser: Chooser = bot.choose) -> tuple[RiichiGame, list[Event]]:

@@ -17,7 +17,7 @@ from games.riichi import bot
 from games.riichi.engine.table import RiichiGame
 from games.riichi.protocols import majiang, ump
 from games.riichi.protocols.ump import Ask, UmpError, UmpStream, decode
-from tests.riichi_protocol.played import Chooser, kan_lover
+from tests.riichi_protocol.played import Chooser, kan_lover, play_through
 
 # -- tiles, hands, players --------------------------------------------------------------------------
 
@@ -388,13 +388,7 @@ def play(seed: int, rules: dict[str, Any], chooser: Chooser) -> Played:
                 asks = streams[s].ask(question.frame(), legal)
                 played.questions.append((s, question.frame(), question, legal, asks))
 
-    for s, action, params in engine.initial_actions():
-        deliver(engine.apply(s, action, params))
-    rng = random.Random(seed)
-    while not engine.is_over:
-        s = engine.to_act()[0]
-        action, params = chooser(engine.view(s), engine.legal_actions(s), rng)
-        deliver(engine.apply(s, action, params))
+    play_through(engine, seed, chooser, deliver)
     return played
 
 

@@ -83,10 +83,11 @@ def check_lines(peer: Peer) -> None:
 def check_hidden(peer: Peer, paifu: dict[str, Any]) -> None:
     """No tile of another player in what ``peer`` was sent, except where the game shows it: its
     own haipai and draws are the paifu's, every other haipai and draw is ``xx``, and another
-    player's tiles are opened only by its call, its win or its tenpai at a draw."""
+    player's tiles are opened only by its call, its win, its tenpai at a draw, or an abortive draw
+    that shows its hand (nine terminals)."""
     me = next(args[1] for _, name, args in map(command, peer.lines) if name == "seat")
     hands = paifu["log"]
-    hand_no, said = -1, {}
+    hand_no, said, shown = -1, {}, []
     for _, name, args in map(command, peer.lines):
         if name == "kyokustart":
             hand_no += 1
@@ -108,8 +109,16 @@ def check_hidden(peer: Peer, paifu: dict[str, Any]) -> None:
         elif name == "say":
             said[args[0]] = args[1]
         elif name == "open" and args[0] != me:
-            assert said.get(args[0]) in ("chi", "pon", "kan", "ron", "tsumo", "tenpai"), (args, said)
-            said.pop(args[0])
+            if args[0] in said:
+                assert said.pop(args[0]) in ("chi", "pon", "kan", "ron", "tsumo", "tenpai"), (args, said)
+            else:
+                shown.append(args[0])  # unsaid: only an abortive draw that shows hands (九種九牌)
+        elif name == "ryukyoku":
+            drawn = next(e["pingju"] for e in hands[hand_no] if "pingju" in e)
+            for who in shown:
+                assert drawn["name"] in codec.ABORTIVE_DRAWS, (who, drawn)
+                assert drawn["shoupai"][("ABCD".index(who[0]) - qipai["jushu"]) % 4], (who, drawn)
+            shown = []
 
 
 def sorted_tiles(shoupai: str) -> list[str]:

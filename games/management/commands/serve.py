@@ -1,4 +1,4 @@
-"""``manage.py serve``: HTTP and WebSockets (Daphne), CRIBBAGEBBER and UMP over TCP, in one process.
+"""``manage.py serve``: HTTP and WebSockets (Daphne), CRIBBAGEBBER, UMP and mmj over TCP, in one process.
 
 One process and one event loop, so the embedded default's in-memory channel layer is shared:
 a bot on the TCP port and a browser user on the WebSocket sit at the same tables and see each
@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
 class Command(BaseCommand):
-    help = "Serve HTTP/WebSocket (Daphne) and the CRIBBAGEBBER and UMP TCP ports from one process."
+    help = "Serve HTTP/WebSocket (Daphne) and the CRIBBAGEBBER, UMP and mmj TCP ports from one process."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1", help="address to bind both servers to")
@@ -27,6 +27,8 @@ class Command(BaseCommand):
                             help="CRIBBAGEBBER TCP port (one line per \\n); 0 disables it")
         parser.add_argument("--ump-port", type=int, default=settings.UMP_PORT,
                             help="UMP TCP port (riichi mahjong bots, lines end CR+LF); 0 disables it")
+        parser.add_argument("--mmj-port", type=int, default=settings.MMJ_PORT,
+                            help="mmj TCP port (riichi mahjong terminals, seed 000); 0 disables it")
 
     def handle(self, *args: Any, **options: Any) -> None:
         # daphne.server installs Twisted's asyncio reactor; it must come before anything imports
@@ -40,10 +42,11 @@ class Command(BaseCommand):
         from config.asgi import application
         from games.cribbage.tcp import CRIBBAGEBBER
         from games.lines import LineServer
+        from games.riichi.mmj_consumer import MMJ
         from games.riichi.ump_consumer import UMP
 
-        host, port, cribbage_port, ump_port = (options["host"], options["port"], options["cribbage_port"],
-                                               options["ump_port"])
+        host, port = options["host"], options["port"]
+        line_ports = ((CRIBBAGEBBER, options["cribbage_port"]), (UMP, options["ump_port"]), (MMJ, options["mmj_port"]))
         verbosity = options["verbosity"]
         server = Server(
             application=guarantee_single_callable(application),
@@ -75,7 +78,7 @@ class Command(BaseCommand):
 
         reactor.callWhenRunning(background)
         reactor.callWhenRunning(close_politely)
-        for protocol, line_port in ((CRIBBAGEBBER, cribbage_port), (UMP, ump_port)):
+        for protocol, line_port in line_ports:
             if line_port:
                 self.line_listener(LineServer(protocol, application, host.strip("[]"), line_port,
                                               close_timeout=server.application_close_timeout,

@@ -56,17 +56,23 @@ from games.engine import Event, Mode, Rejection
 from ..presets import DEFAULT_PRESET, PRESET_KEY
 from ..presets import get as get_preset
 from .allow import allow_no_daopai
-from .game import DAPAI, FULOU, GANG, GANGZIMO, HULE, JIEJU, KAIJU, QIPAI, ZIMO, Game
+from .game import DAPAI, FULOU, GANG, GANGZIMO, HULE, JIEJU, KAIJU, PINGJU, QIPAI, ZIMO, Game
 from .rule import rule as make_rule
 from .shan import Shan
 from .shoupai import Shoupai
 from .xiangting import xiangting
 
 SEATS = 4
+# A platform rule the lobby sets on every riichi game it starts (games/registry.py): after a win or
+# a draw the game waits for every seat's pass (an "ack") before the next hand, as Majiang's own
+# Game waits for every player's reply. A terminal that shows the hand's end (mmj's ack,
+# docs/protocols/mmj.md) holds the table there until it is ready; every other client passes at
+# once. Games started before it replay without it, as they were played.
+HAND_END_ACK = "hand_end_ack"
 # Keys of a table's rules that are not Majiang.rule() overrides: those the platform itself puts
 # there (games.lobby.RESERVED_RULES, which hosts may not set) and the rule preset a host may name
 # (games/riichi/presets.py), expanded under the table's overrides.
-PLATFORM_RULES = ("host_seat", "tile_bag", "imported", PRESET_KEY)
+PLATFORM_RULES = ("host_seat", "tile_bag", "imported", HAND_END_ACK, PRESET_KEY)
 _ANKAN = re.compile(r"[mpsz][0-9]{4}\Z")
 ACTIONS = ("kaiju", "dapai", "fulou", "gang", "hule", "pingju", "daopai", "pass")
 
@@ -145,6 +151,7 @@ class RiichiGame:
         player: Sequence[str] | None = None,
         host: int = 0,
         preset: str | None = None,
+        hand_end_ack: bool = False,
     ) -> None:
         if not 0 <= qijia < SEATS:
             raise ValueError("qijia is a seat, 0 to 3")
@@ -152,6 +159,7 @@ class RiichiGame:
             raise ValueError("host is a seat, 0 to 3")
         self.host = host
         self.preset = preset  # the preset the rules start from, shown with them (None: not known)
+        self.hand_end_ack = hand_end_ack
         self.rule = make_rule() if rule is None else rule
         self.qijia = qijia
         self._events: list[Event] = []
@@ -171,6 +179,7 @@ class RiichiGame:
             raise ValueError("riichi mahjong is played by four")
         rules = dict(rules or {})
         host = rules.pop("host_seat", 0)  # set by the lobby: the host's seat starts the game
+        hand_end_ack = bool(rules.pop(HAND_END_ACK, False))  # set by the lobby on every new game
         preset = rules.get(PRESET_KEY, DEFAULT_PRESET)
         base = get_preset(preset).overrides  # an unknown preset is a ValueError, like a bad rule
         for key in PLATFORM_RULES:
@@ -180,7 +189,7 @@ class RiichiGame:
         qijia = int(rng.random() * 4)
         # The title goes to every client in ``kaiju``: it must carry nothing the walls derive from.
         return cls(rule, shan=lambda game: Shan.shuffled(rule, rng), qijia=qijia, title=TITLE, host=host,
-                   preset=preset)
+                   preset=preset, hand_end_ack=hand_end_ack)
 
     @classmethod
     def from_walls(
@@ -377,6 +386,8 @@ class RiichiGame:
             if _ANKAN.match(game._gang):
                 return []  # no chankan on an ankan: straight to the replacement draw
             return [(lunban + i) % 4 for i in (1, 2, 3)]
+        if status in (HULE, PINGJU) and self.hand_end_ack:
+            return list(range(SEATS))
         return []
 
     def _record(self, kind: str, data: Any) -> None:

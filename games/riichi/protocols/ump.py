@@ -137,7 +137,7 @@ def _run(tiles_: Iterable[str]) -> str:
     return "".join(tile(p) for p in sorted(tiles_, key=_key))
 
 
-def _suited(text: str) -> list[str]:
+def suited(text: str) -> list[str]:
     """The tiles of a Majiang tile string (``m123p40``, ``m1-23``), marks and flags dropped."""
     out: list[str] = []
     suit = ""
@@ -190,7 +190,7 @@ def hand(shoupai: str) -> str:
     """The UMP hand of a Majiang shoupai string: sorted concealed tiles (the drawn one included),
     then the called melds in ``<>`` and the concealed kans in ``()``."""
     concealed, *melds = shoupai.split(",")
-    out = _run(_suited(concealed))
+    out = _run(suited(concealed))
     for m in melds:
         if not m:
             continue
