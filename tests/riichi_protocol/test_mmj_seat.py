@@ -314,3 +314,22 @@ def test_claims_name_the_hand_tiles():
     assert view.reply(mmj.Pass(), mmj.ClaimOffer(), [{"type": "daopai", "params": []}]) == {"type": "daopai"}
     assert view.reply(mmj.Ron(), mmj.ClaimOffer(), [{"type": "hule", "params": []}]) == {"type": "hule"}
     assert view.reply(mmj.Ack(), mmj.AckRequest(), []) == {"type": ""}
+
+
+def test_the_recorded_hand_in_the_doc_is_what_the_grammar_reads():
+    """docs/protocols/mmj.md's recorded hand: every line, notes and elisions aside, is one message
+    of its direction, and the win's scoring adds nothing the codec would refuse."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocols" / "mmj.md").read_text(encoding="utf-8")
+    block = doc.split("## A recorded hand", 1)[1].split("```", 2)[1]
+    read = {"S": 0, "C": 0}
+    for line in block.splitlines():
+        if not line.startswith(("S: ", "C: ")) or "…" in line:
+            continue  # an elision, or the login (its token elided)
+        side, text = line[0], line[3:].split("   ")[0]  # a note follows three spaces or more
+        messages = mmj.decode(text.encode("utf-8"), "client" if side == "S" else "server")
+        assert len(messages) == 1, line
+        assert mmj.encode(messages[0]).decode("utf-8").strip() == text.strip(), line  # canonical
+        read[side] += 1
+    assert read["S"] > 40 and read["C"] > 8
