@@ -33,17 +33,43 @@ settings.CALL_FLOOR_MS = int(os.environ["CALL_FLOOR_MS"])
 _names = itertools.count(1)
 
 
+# Fixtures through which a test reaches the database (pytest-django refuses it any other way).
+_DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences",
+                                "django_db_serialized_rollback", "live_server"})
+
+
+def runs_once(item: pytest.Item) -> str | None:
+    """Why ``item`` is left out of the scale-out run (None: it runs there too). The scale-out run
+    exists to exercise PostgreSQL and Redis; a test whose outcome cannot depend on them runs once,
+    in the embedded-default run:
+
+    - ``own_server``: it starts server children that drop DATABASE_URL and REDIS_URL and run the
+      embedded default, and uses nothing of the suite's own database;
+    - ``browser``: it drives the pages, the same on either configuration; the scale-out run
+      covers the server paths behind them (REST, the consumers, ``tests/scaleout``'s two Daphnes);
+    - no database access (no ``django_db`` mark, no database fixture) and not marked
+      ``scaleout``: engines, codecs, pure protocol logic and the in-memory layer's own tests. A
+      test that uses the Redis channel layer or cache without the database is marked
+      ``scaleout`` so that it stays."""
+    if item.get_closest_marker("own_server"):
+        return "own_server"
+    if item.get_closest_marker("browser"):
+        return "browser"
+    if item.get_closest_marker("scaleout") or item.get_closest_marker("django_db"):
+        return None
+    if _DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return None
+    return "no database"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In the scale-out run (DATABASE_URL names PostgreSQL), leave out the tests marked
-    ``own_server``: they start server children that drop DATABASE_URL and REDIS_URL and run the
-    embedded default (SQLite, in-memory layer), and use nothing of the suite's own database, so
-    the scale-out run would repeat the embedded-default run's exact test. They are deselected
-    (counted in the summary), never skipped."""
+    """In the scale-out run (DATABASE_URL names PostgreSQL), leave out the tests ``runs_once``
+    names: they are deselected (counted in the summary), never skipped."""
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         return
     kept, dropped = [], []
     for item in items:
-        (dropped if item.get_closest_marker("own_server") else kept).append(item)
+        (dropped if runs_once(item) else kept).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept

@@ -33,7 +33,7 @@ from tests.served import serve
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
 pytestmark = pytest.mark.own_server
 
-NAMES = ("ann", "ben", "cat", "dan", "nat", "uma", "mo", "errs", "solo")
+NAMES = ("ann", "ben", "cat", "dan", "nat", "uma", "mo", "errs", "solo", "nova")
 SETUP = f"""
 import json
 import django
@@ -200,19 +200,13 @@ def check_hidden(messages: list[mmj.ServerMessage], paifu: dict[str, Any]) -> in
     return checked
 
 
-async def four_play(port: int, tokens: dict[str, str], database: Database) -> tuple[int, list[Peer]]:
+async def four_play(port: int, http_port: int, tokens: dict[str, str]) -> tuple[int, list[Peer]]:
+    # ann readies an East-only table on the site, and her terminal, naming no game, takes it up
+    # (the user's table being set up); the three others name it.
+    game_id = table_with_bots(http_port, tokens["ann"], bots=0)
     first = Peer("ann", tokens["ann"], chat="良い勝負を / good game".encode())
     first.watch += [consistent, Pictures()]
     await first.connect(port)
-    assert isinstance(await first.message(), mmj.ServerHello)
-    first.terminal.feed(first.messages[-1])
-    for _ in range(200):  # the table it opened
-        rows = database.rows("SELECT id FROM games_game WHERE game_type = 'riichi' AND status = 'setup' "
-                             "AND host_id = (SELECT id FROM accounts_user WHERE username = 'ann')")
-        if rows:
-            break
-        await asyncio.sleep(0.05)
-    game_id = rows[-1][0]
     others = [Peer(name, tokens[name], game_id, Terminal(bot=True, greedy=True, seed=i))
               for i, name in enumerate(("ben", "cat", "dan"))]
     for other in others:
@@ -226,12 +220,12 @@ async def four_play(port: int, tokens: dict[str, str], database: Database) -> tu
 
 
 def test_four_mmj_terminals_play_a_whole_game(site, tmp_path):
-    """ann's terminal opens a table (no game in its name); three greedy terminals join it by
+    """ann's terminal takes up her table (no game in its name); three greedy terminals join it by
     number. The game is played to its end over TCP, every terminal's picture holds together after
     every message, its paifu replays through our engine and majiang-core, and no terminal ever
     saw a tile before the game showed it."""
     served, tokens, database = site
-    game_id, peers = asyncio.run(four_play(served.mmj_port, tokens, database))
+    game_id, peers = asyncio.run(four_play(served.mmj_port, served.http_port, tokens))
     assert database.game(game_id)[1] == "finished"
     watched = {p.name: p.watch[1] for p in peers}
     assert check_pictures(database, game_id, watched) > 4 * 100
@@ -321,6 +315,19 @@ async def bad_input(served, tokens, database) -> None:
                        (b"mmj1c 3:a\x00b", "nul"), (b"mmj1c 999999999:x", "count_too_long"),
                        (b"mmj1c 300:", "string_too_long"), (b"mmj1c 2:\xff\xfe", "not UTF-8")):
         await refused(port, data, says)
+
+    # A user at no table who names none opens one (preset majiang, no bots), as a UMP link does.
+    nova = Peer("nova", tokens["nova"])
+    await nova.connect(port)
+    await nova.until(mmj.ServerHello)
+    for _ in range(100):
+        opened = database.rows("SELECT g.id, g.rules FROM games_game g JOIN accounts_user u ON u.id = g.host_id "
+                               "WHERE u.username = 'nova' AND g.status = 'setup' AND g.game_type = 'riichi'")
+        if opened:
+            break
+        await asyncio.sleep(0.1)
+    assert len(opened) == 1 and json.loads(opened[0][1]) == {}, opened
+    await nova.close()
 
     # At a table, with a question open: each bad operation is refused and the game does not move.
     solo = Peer("solo", tokens["solo"], table_with_bots(served.http_port, tokens["solo"]))
