@@ -74,7 +74,6 @@ class MmjConsumer(SeatConsumer):
         self.view: MmjSeat | None = None
         self.asked: mmj.ServerMessage | None = None  # the open question
         self.asked_seq: int | None = None
-        self.asked_frame: dict[str, Any] | None = None
         self.breach: str | None = None
         sweeper.ensure_running()
         await self.accept()
@@ -162,11 +161,11 @@ class MmjConsumer(SeatConsumer):
             await self.chat_to(op)
             return
         assert self.view is not None or self.asked is None
-        asked, seq, frame = self.asked, self.asked_seq, self.asked_frame
+        asked, seq = self.asked, self.asked_seq
         try:
             if self.view is None:
                 raise Refused(f"{op.KEYWORD}: the game has not started")
-            reply = self.view.reply(op, asked, self.seat.legal, frame)  # type: ignore[arg-type, union-attr]
+            reply = self.view.reply(op, asked, self.seat.legal)  # type: ignore[arg-type, union-attr]
         except Refused as refused:
             await self.reject(refused.reason)
             if asked is not None:
@@ -205,7 +204,7 @@ class MmjConsumer(SeatConsumer):
                     self.asked = None  # the game moved on: answered by the server at a time-out
                 continue
             question = self.view.question(frame, self.seat.legal)  # type: ignore[union-attr]
-            self.asked_seq, self.asked_frame = seq, frame
+            self.asked_seq = seq
             if question is None:
                 self.asked = None
                 await self.say(*out)

@@ -78,7 +78,6 @@ class MmjSeat:
         self.doras = 0  # dora indicators turned
         self.melds: list[list[str]] = [[] for _ in range(SEATS)]  # per player 1..4: each meld's kind
         self.last_discard: tuple[int, str] | None = None  # (player, Majiang tile)
-        self.drawn: str | None = None  # the tile this seat just drew (for tsumogiri)
 
     # -- players ----------------------------------------------------------------------------------
 
@@ -152,14 +151,11 @@ class MmjSeat:
 
     def _draw(self, data: Mapping[str, Any], src: mmj.Place) -> mmj.Move:
         p = data.get("p") or ""
-        self.drawn = p[:2] if data["l"] == self.menfeng and p else None
         return mmj.Move(shown(p[:2]), src, mmj.Place.hand(self.player(data["l"])))
 
     def _on_dapai(self, data: Mapping[str, Any]) -> list[mmj.ServerMessage]:
         who, p = self.player(data["l"]), data["p"]
         self.last_discard = (who, p[:2])
-        if data["l"] == self.menfeng:
-            self.drawn = None
         out: list[mmj.ServerMessage] = [mmj.RiichiDeclared()] if p.endswith("*") else []
         return out + [mmj.Move(shown(p[:2]), mmj.Place.hand(who), mmj.Place.discards(who))]
 
@@ -177,8 +173,6 @@ class MmjSeat:
     def _on_gang(self, data: Mapping[str, Any]) -> list[mmj.ServerMessage]:
         who, read = self.player(data["l"]), meld(data["m"])
         hand = mmj.Place.hand(who)
-        if data["l"] == self.menfeng:
-            self.drawn = None
         if read.added is not None:  # kakan: onto the pon of that tile
             number = self.melds[who - 1].index(kind(read.added))
             return [mmj.Move(shown(read.added), hand, mmj.Place.meld(who, number))]
@@ -264,7 +258,7 @@ class MmjSeat:
     # -- operations to replies --------------------------------------------------------------------
 
     def reply(self, op: mmj.ClientMessage, asked: mmj.ServerMessage | None,
-              legal: Sequence[Mapping[str, Any]], frame: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              legal: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The seed 001 reply (no ``seq``) for ``op`` answering ``asked`` with ``legal``;
         ``Refused`` with the reason otherwise."""
         if isinstance(op, mmj.Swap):
@@ -281,7 +275,7 @@ class MmjSeat:
             raise Refused("ack: nothing to acknowledge now")
         if isinstance(asked, mmj.Play):
             return self._play(op, legal)
-        return self._claim(op, legal, frame)
+        return self._claim(op, legal)
 
     def _play(self, op: mmj.ClientMessage, legal: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         if isinstance(op, mmj.Discard | mmj.Riichi):
@@ -321,8 +315,7 @@ class MmjSeat:
         raise Refused(f"discard {tile}: not a tile you may discard now (not in your hand, after riichi "
                       "only the drawn tile, or a swap-call discard)")
 
-    def _claim(self, op: mmj.ClientMessage, legal: Sequence[Mapping[str, Any]],
-               frame: Mapping[str, Any] | None) -> dict[str, Any]:
+    def _claim(self, op: mmj.ClientMessage, legal: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         if isinstance(op, mmj.Pass):
             return self.auto_reply(legal)
         if isinstance(op, mmj.Ron):
