@@ -136,6 +136,11 @@ class GameRecord(models.Model):
     game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE, related_name="record")
     history = models.JSONField(help_text="Every history message, revealed")
     views = models.JSONField(help_text="Final views by viewer: seat positions as strings, 'spectator'")
+    # The game type's own record (games/records.py): what a player downloads and their tools read.
+    format = models.CharField(max_length=32, blank=True, default="",
+                              help_text="acquire-review, majiang-paifu or cribbage-record")
+    version = models.PositiveSmallIntegerField(default=0, help_text="The format's version; 0: written before records")
+    document = models.JSONField(null=True, blank=True, help_text="The native record; empty where the format has none")
 
     def __str__(self) -> str:
         return f"record of {self.game}"

@@ -21,6 +21,9 @@ class GameType:
     # Platform rules the lobby adds when it starts a game of this type (reserved: hosts cannot
     # set them); its engine reads them. A game started before one was added replays without it.
     start_rules: dict[str, Any] = field(default_factory=dict)
+    # "module:function" writing a finished game's native record from (game, engine at its end,
+    # seated seats): (format, version, document). games/records.py stores and serves it.
+    record_path: str | None = None
 
     @property
     def playable(self) -> bool:
@@ -39,6 +42,12 @@ class GameType:
         if self.bot_path is None:
             raise LookupError(f"{self.name} has no bot yet")
         module, _, name = self.bot_path.partition(":")
+        return getattr(import_module(module), name)
+
+    def record_builder(self) -> Callable[..., tuple[str, int, Any]]:
+        if self.record_path is None:
+            raise LookupError(f"{self.name} has no record format")
+        module, _, name = self.record_path.partition(":")
         return getattr(import_module(module), name)
 
     def describe(self) -> dict[str, Any]:
@@ -61,15 +70,17 @@ GAME_TYPES: dict[str, GameType] = {
     gt.key: gt
     for gt in (
         GameType("acquire", "Acquire", ACQUIRE_MODES, "games.acquire.engine.game:AcquireGame",
-                 "games.acquire.bot:choose"),
+                 "games.acquire.bot:choose", record_path="games.acquire.review_io:native_record"),
         GameType("riichi", "Riichi mahjong", (Mode(4, "Four players", 4),), "games.riichi.engine.table:RiichiGame",
-                 "games.riichi.bot:choose", start_rules={"hand_end_ack": True}),
+                 "games.riichi.bot:choose", start_rules={"hand_end_ack": True},
+                 record_path="games.riichi.paifu_io:native_record"),
         GameType(
             "cribbage",
             "Cribbage",
             (Mode(2, "Two players", 2), Mode(3, "Three players", 3), Mode(4, "Teams 2 vs 2", 4, 2)),
             "games.cribbage.engine.game:CribbageGame",
             "games.cribbage.bot:choose",
+            record_path="games.cribbage.record_io:native_record",
         ),
     )
 }

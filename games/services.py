@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import clocks, limits, move_sql, push
+from . import clocks, limits, move_sql, push, records
 from .chat_cache import RecentChatCache
 from .engine import Engine, Event, Rejection
 from .errors import Conflict, Forbidden, GameError, NotFound
@@ -314,24 +314,48 @@ def _finish_if_over(game: Game, entry: Replayed) -> None:
 
 
 def _store_record(game: Game, entry: Replayed) -> GameRecord:
-    """The finished game as everybody now sees it (``GameRecord``)."""
+    """The game over, as everybody now sees it and as its native record says it (``GameRecord``),
+    from the engine at its end: written in the transaction of the action that ended it."""
     engine = entry.engine
     views = {str(s.position): engine.view(s.position, reveal_all=True) for s in entry.seats or []}
     views["spectator"] = engine.view(None, reveal_all=True)
+    built = records.build(game, engine, entry.seats or [])
+    kind, version, document = built if built is not None else ("", 0, None)
     record, _ = GameRecord.objects.update_or_create(
-        game=game, defaults={"history": render_history(entry.history, None, True), "views": views})
+        game=game, defaults={"history": render_history(entry.history, None, True), "views": views,
+                             "format": kind, "version": version, "document": document})
     return record
 
 
 def _record(game: Game) -> GameRecord:
-    """A finished game's stored record, as read back from the database (JSON: an Acquire tile
-    map's int keys are strings, as every client reads them); a game that finished before records
-    were kept gets one now."""
+    """A game's stored record, as read back from the database (JSON: an Acquire tile map's int
+    keys are strings, as every client reads them). A game that ended before records were kept,
+    or was aborted (an abort replays nothing), gets one now: the log rebuilds it."""
     record = GameRecord.objects.filter(game=game).first()
-    if record is None:
+    if record is None or (record.version == 0 and records.has_format(game)):  # older than records
         _store_record(game, _with_seats(game, replay(game)))
         record = GameRecord.objects.get(game=game)
     return record
+
+
+def stored_record(game: Game) -> GameRecord:
+    """The record of a game that is over, as stored: reading it replays nothing. Refused while the
+    game is on: a record reveals everything."""
+    if not game.is_over:
+        raise Conflict("GameNotOver", "a game's record reveals everything; it is written when the game ends")
+    return _record(game)
+
+
+def native_record(game: Game) -> Any:
+    """The native record of a game that is over (Acquire's review array, riichi's paifu, the
+    cribbage record), as stored."""
+    return stored_record(game).document
+
+
+def rebuild_record(game: Game) -> GameRecord:
+    """Write a game's record afresh from its log (``manage.py records rebuild``)."""
+    with transaction.atomic():
+        return _store_record(game, _with_seats(game, replay(game)))
 
 
 def _commit(game: Game, entry: Replayed, events: list[Event], start: int) -> None:

@@ -28,6 +28,9 @@ from .engine.game import AcquireGame
 from .engine.review import Review, ReviewAction, emit_review, parse_review
 
 GAME_TYPE = "acquire"
+# The stored record's format: seed 003's review array, as this module writes it.
+REVIEW_FORMAT = "acquire-review"
+REVIEW_VERSION = 1
 
 
 def _moment(ms: int) -> datetime:
@@ -123,20 +126,30 @@ def import_review(data: Sequence[Any], *, imported_at_ms: int | None = None) -> 
 
 
 def review_for_game(game: Game) -> list[Any]:
-    """The seed's review array of a stored Acquire game (ids and names are this site's).
+    """The seed's review array of a stored Acquire game (ids and names are this site's), as stored
+    when the game ended (``GameRecord.document``).
 
     The array holds the whole tile bag, so it is only for games that are over.
     """
-    from games.services import new_engine  # the service knows how a stored game is rebuilt
+    from games.services import native_record  # the service keeps the stored records
 
     if game.game_type != GAME_TYPE:
         raise ValueError(f"game {game.id} is {game.game_type}, not Acquire")
     if game.seed is None or not game.is_over:
         raise ValueError(f"game {game.id} is not over; its review would reveal the tile bag")
-    engine = new_engine(game)
-    assert isinstance(engine, AcquireGame)
-    seats = list(game.seats.select_related("user").exclude(position=None).order_by("position"))
-    user_ids = [s.user_id for s in seats]
+    return native_record(game)
+
+
+def native_record(game: Game, engine: AcquireGame, seats: Sequence[Seat]) -> tuple[str, int, list[Any]]:
+    """The review array of a game that is over, for ``GameRecord`` (``GameType.record_path``).
+    ``engine`` is the game at its end; the array wants the bag as it was before the first draw,
+    which only a fresh engine on the seed still holds (making one replays nothing)."""
+    from games.services import new_engine  # the service knows how a stored game is rebuilt
+
+    start = new_engine(game)
+    assert isinstance(start, AcquireGame)
+    seated = sorted((s for s in seats if s.position is not None), key=lambda s: s.position)
+    user_ids = [s.user_id for s in seated]
     untimed = (game.rules.get("imported") or {}).get("untimed_ms")
     actions = [
         ReviewAction(params, None if stamp == untimed else stamp, auto)
@@ -148,12 +161,12 @@ def review_for_game(game: Game) -> list[Any]:
         time_start_s=game.time_start,
         time_increment_s=game.time_increment,
         user_ids=user_ids,
-        usernames=[s.user.username for s in seats],
-        host_user_id=game.host_id if game.host_id is not None else user_ids[engine.host],
-        tile_bag=engine.tile_bag,
+        usernames=[s.user.username for s in seated],
+        host_user_id=game.host_id if game.host_id is not None else user_ids[start.host],
+        tile_bag=start.tile_bag,
         actions=actions,
     )
-    return emit_review(review)
+    return REVIEW_FORMAT, REVIEW_VERSION, emit_review(review)
 
 
-__all__ = ["import_review", "review_for_game"]
+__all__ = ["import_review", "native_record", "review_for_game"]

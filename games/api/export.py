@@ -126,7 +126,9 @@ class ExportView(GenericApiView):
         # than a 200 whose body breaks off.
         lines, cursor = _batch(queryset, request.user, None, next(sizes))
         stream = astream_lines if isinstance(request._request, ASGIRequest) else stream_lines
-        return StreamingHttpResponse(stream(queryset, request.user, sizes, lines, cursor), content_type=NDJSON)
+        response = StreamingHttpResponse(stream(queryset, request.user, sizes, lines, cursor), content_type=NDJSON)
+        response["Content-Disposition"] = 'attachment; filename="games.ndjson"'
+        return response
 
 
 class GameExportView(GenericApiView):
@@ -142,4 +144,7 @@ class GameExportView(GenericApiView):
     )
     def get(self, request: Request, game_id: int) -> HttpResponse:
         """One game in the export format."""
-        return HttpResponse(game_line(get_game(game_id), request.user), content_type=NDJSON)
+        game = get_game(game_id)
+        response = HttpResponse(game_line(game, request.user), content_type=NDJSON)
+        response["Content-Disposition"] = f'attachment; filename="{game.game_type}-{game.display_number}.ndjson"'
+        return response

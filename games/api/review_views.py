@@ -12,8 +12,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 
+from games import services
 from games.acquire.review_io import review_for_game
 from games.errors import Conflict, NotFound
+from games.records import has_format
 from games.riichi.paifu_io import paifu_filename, paifu_for_game
 
 from .base import ApiView, get_game
@@ -63,4 +65,35 @@ class PaifuView(ApiView):
         game = get_game(game_id)
         response = JsonResponse(paifu_for_game(game), json_dumps_params={"ensure_ascii": False})
         response["Content-Disposition"] = f'attachment; filename="{paifu_filename(game)}"'
+        return response
+
+
+class RecordView(ApiView):
+    throttle_classes = [AnonymousRate, UserRate, ExportRate]  # a whole game costs more than a call
+
+    @extend_schema(
+        operation_id="games_record", tags=["play"], parameters=[GAME_ID],
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT,
+                                        "The game's native record as a JSON attachment: Acquire's review "
+                                        "array, riichi's Majiang paifu or the cribbage record"),
+                   **errors(404, 409)},
+    )
+    def get(self, request: Request, game_id: int) -> JsonResponse:
+        """The game's own record, as stored when it ended (docs/records.md): Acquire's review array
+        (``acquire-review``), riichi's Majiang paifu (``majiang-paifu``) or the cribbage record
+        (``cribbage-record``); the response's ``X-Record-Format`` names it. Every record reveals
+        what play hid, so it is served once the game is over, to everyone alike: staff included
+        (docs/security.md)."""
+        game = get_game(game_id)
+        if not has_format(game):
+            raise NotFound("NoRecord", f"{game.game_type} games have no record format")
+        if game.seed is None:
+            raise Conflict("GameNotStarted", "the game has not started")
+        record = services.stored_record(game)  # refused while the game is on
+        document = record.document
+        if document is None:  # an aborted riichi game: no paifu can stop halfway through a hand
+            raise Conflict("GameAborted", "the game was aborted before its end; its export holds what it has")
+        response = JsonResponse(document, safe=False, json_dumps_params={"ensure_ascii": False})
+        response["Content-Disposition"] = f'attachment; filename="{record.format}-{game.display_number}.json"'
+        response["X-Record-Format"] = f"{record.format}/{record.version}"
         return response

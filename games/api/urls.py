@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/<int:game_id>/add-bot/", lobby_views.AddBotView.as_view(), name="api-game-add-bot"),
     path("games/<int:game_id>/review/", review_views.ReviewView.as_view(), name="api-game-review"),
     path("games/<int:game_id>/paifu/", review_views.PaifuView.as_view(), name="api-game-paifu"),
+    path("games/<int:game_id>/record/", review_views.RecordView.as_view(), name="api-game-record"),
     path("games/<int:game_id>/history/", play_views.HistoryView.as_view(), name="api-game-history"),
     path("games/<int:game_id>/snapshot/", play_views.SnapshotView.as_view(), name="api-game-snapshot"),
     path("games/<int:game_id>/replay/", play_views.ReplayView.as_view(), name="api-game-replay"),

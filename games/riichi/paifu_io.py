@@ -4,8 +4,9 @@ A paifu is Majiang's whole game record: every hand dealt, every draw, every deci
 dora. It reveals everything, so it is written only for a game that has finished, for everybody
 alike, staff included (docs/security.md): the same rule as Acquire's review download.
 
-The file is the engine's ``RiichiGame.paifu`` rebuilt from the action log (``services.replay``),
-with two changes that make it stand on its own:
+The file is the engine's ``RiichiGame.paifu`` at the game's end, stored with the game when it
+finished (``GameRecord.document``, written by ``native_record``), with two changes that make it
+stand on its own:
 
 - ``player`` holds the players' usernames by seat (the engine only knows ``player 0``..``3``);
 - ``rule`` holds the full ``Majiang.rule()`` object the game was played with, exactly as
@@ -18,14 +19,18 @@ with two changes that make it stand on its own:
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 from games.errors import Conflict, NotFound
-from games.models import Game, Status
+from games.models import Game, Seat, Status
 
 from .engine.table import RiichiGame
 
 GAME_TYPE = "riichi"
+# The stored record's format: majiang-core's paifu with the two keys above.
+PAIFU_FORMAT = "majiang-paifu"
+PAIFU_VERSION = 1
 
 
 def paifu_filename(game: Game) -> str:
@@ -47,13 +52,20 @@ def paifu_for_game(game: Game) -> dict[str, Any]:
         raise Conflict("GameAborted", "the game was aborted; a paifu records finished games only")
     if game.status != Status.FINISHED:
         raise Conflict("GameNotOver", "the paifu holds every hand and the walls; it is available when the game ends")
-    engine = services.replay(game).engine
-    assert isinstance(engine, RiichiGame)
-    if not engine.is_over:  # a stored finished game must replay to its end; anything else is a bug
-        raise RuntimeError(f"game {game.id} is finished but its log does not replay to the end")
+    return services.native_record(game)
+
+
+def native_record(game: Game, engine: RiichiGame, seats: Sequence[Seat]) -> tuple[str, int, dict[str, Any] | None]:
+    """The paifu of a finished game, for ``GameRecord`` (``GameType.record_path``): ``engine`` is
+    the game at its end, whose paifu is whole. An aborted game has none (see ``paifu_for_game``)."""
+    if not engine.is_over:
+        if game.status == Status.ABORTED:
+            return PAIFU_FORMAT, PAIFU_VERSION, None
+        # A finished game's log must play to its end; anything else is a bug.
+        raise RuntimeError(f"game {game.id} is finished but its log does not play to the end")
     paifu = copy.deepcopy(engine.paifu)
-    seats = game.seats.select_related("user").exclude(position=None).order_by("position")
+    seated = sorted((s for s in seats if s.position is not None), key=lambda s: s.position)
     # Majiang's player ids are the platform's seat positions (the engine's qijia is one of them).
-    paifu["player"] = [seat.user.username for seat in seats]
+    paifu["player"] = [seat.user.username for seat in seated]
     paifu["rule"] = copy.deepcopy(engine.rule)
-    return paifu
+    return PAIFU_FORMAT, PAIFU_VERSION, paifu

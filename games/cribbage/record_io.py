@@ -1,0 +1,22 @@
+"""A finished cribbage game's record (games/cribbage/record.py) from the platform's stored game,
+for ``GameRecord`` (``GameType.record_path``) and the record download."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.models import Game, Seat
+
+from .engine import CribbageGame
+from .record import FORMAT, VERSION, build_record
+
+
+def native_record(game: Game, engine: CribbageGame, seats: Sequence[Seat]) -> tuple[str, int, dict[str, Any]]:
+    """The record replays the log on a fresh engine (the record is made of the engine's events,
+    which the engine at the end no longer holds); once, when the game ends."""
+    from games.services import new_engine  # the service knows how a stored game is rebuilt
+
+    seated = sorted((s for s in seats if s.position is not None), key=lambda s: s.position)
+    actions = game.actions.order_by("seq").values_list("seat", "type", "params")
+    return FORMAT, VERSION, build_record(new_engine(game), actions, [s.user.username for s in seated])

@@ -1,0 +1,79 @@
+"""Finished games' native records: which format each game type writes, and checking the stored
+ones against the log.
+
+When a game ends, the service stores its record (``GameRecord``) in the transaction of the action
+that ended it: the revealed history and final views every finished-game read serves, and the game
+type's native record, the download a player's tools read (``GameType.record_path``):
+
+========  =================  ===========================================================
+type      format             document
+========  =================  ===========================================================
+acquire   acquire-review     seed 003's game review array (games/acquire/review_io.py)
+riichi    majiang-paifu      majiang-core's paifu, usernames and ``rule`` added
+                             (games/riichi/paifu_io.py)
+cribbage  cribbage-record    docs/records-cribbage.md (games/cribbage/record_io.py)
+========  =================  ===========================================================
+
+A record is derived data: the log stays the truth. ``verify`` rebuilds a record from the log and
+lists where the stored one differs; ``manage.py records verify|rebuild`` runs it over games.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from .engine import Engine
+from .models import Game, GameRecord, Seat
+from .registry import get_game_type
+
+
+def has_format(game: Game) -> bool:
+    """Does the game's type write a native record?"""
+    game_type = get_game_type(game.game_type)
+    return game_type is not None and game_type.record_path is not None
+
+
+def build(game: Game, engine: Engine, seats: Sequence[Seat]) -> tuple[str, int, Any] | None:
+    """The game's native record from its engine at its end: (format, version, document), or None
+    for a type that has none."""
+    if not has_format(game):
+        return None
+    return get_game_type(game.game_type).record_builder()(game, engine, seats)
+
+
+def _canonical(value: Any) -> Any:
+    # What the database hands back: JSON, so int keys are strings and tuples are lists.
+    return json.loads(json.dumps(value))
+
+
+def verify(game: Game) -> list[str]:
+    """Where the stored record of a game that is over differs from one rebuilt from its log
+    (empty: they agree). A game without a stored record differs by that."""
+    from . import services  # the service rebuilds games from their logs
+
+    stored = GameRecord.objects.filter(game=game).first()
+    if stored is None:
+        return ["no record stored"]
+    entry = services.replay(game)
+    entry.seats = list(game.seats.select_related("user").exclude(position=None).order_by("position"))
+    problems = []
+    built = build(game, entry.engine, entry.seats)
+    if built is not None:
+        kind, version, document = built
+        if (stored.format, stored.version) != (kind, version):
+            problems.append(f"format: stored {stored.format} v{stored.version}, rebuilt {kind} v{version}")
+        if stored.document != _canonical(document):
+            problems.append(f"{kind}: the stored document differs from the log's")
+    history = services.render_history(entry.history, None, True)
+    if stored.history != _canonical(history):
+        problems.append("history: the stored history differs from the log's")
+    views = {str(s.position): entry.engine.view(s.position, reveal_all=True) for s in entry.seats}
+    views["spectator"] = entry.engine.view(None, reveal_all=True)
+    if stored.views != _canonical(views):
+        problems.append("views: the stored final views differ from the log's")
+    return problems
+
+
+__all__ = ["build", "has_format", "verify"]
