@@ -175,6 +175,8 @@ class GameAdmin(admin.ModelAdmin):
         ]
         if game.seed is not None:
             links.append(("Replay, final step (JSON)", f"{reverse('api-game-replay', args=[game.id])}?step={game.seq}"))
+        if game.is_over and game.record_downloadable:  # every record reveals what play hid
+            links.append(("Record (JSON)", reverse("api-game-record", args=[game.id])))
         if game.game_type == "acquire" and game.is_over:  # it holds the tile bag
             links.append(("Review data", reverse("api-game-review", args=[game.id])))
         if game.game_type == "riichi" and game.status == Status.FINISHED:  # it holds every hand and wall

@@ -78,6 +78,14 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (Status.FINISHED, Status.ABORTED)
 
+    @property
+    def record_downloadable(self) -> bool:
+        """Is its record served (GET /api/games/<id>/record/)? Once the game is over, except a
+        riichi game aborted mid-hand: no paifu can stop halfway through a hand."""
+        if self.seed is None or not self.is_over:
+            return False
+        return self.status == Status.FINISHED or self.game_type != "riichi"
+
 
 class Seat(models.Model):
     """A user at a table. During set-up ``slot`` is the order the host arranged; ``position`` is

@@ -3,10 +3,14 @@ and a manual-counting game shows the count, agree and muggins controls."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from pathlib import Path
 
 import pytest
+
+from games.cribbage.record_check import verify_record
 
 from .pages import open_page, server_database, sign_up, snap
 
@@ -166,6 +170,12 @@ def test_cribbage_full_game_against_a_bot(live_server_url, browser, artifacts):
     expect(log).to_contain_text(re.compile(r"showed the hand"))
     expect(log).to_contain_text(re.compile(r"won by \d+ point"))
     snap(page, artifacts / "cribbage-final.png")
+
+    # The final screen downloads the game's record, which replays to the same result.
+    with page.expect_download() as download:
+        result.get_by_test_id("download-record").click()
+    record = json.loads(Path(download.value.path()).read_text())
+    assert verify_record(record) == [] and record["result"]["margin"] == margin
 
     # The replay opens at the end with the result, and steps back and forward.
     page.get_by_test_id("watch-replay").click()

@@ -147,3 +147,18 @@ def test_the_migration_writes_the_records_of_games_that_ended_before(make_user):
     stored = GameRecord.objects.get(game=game)
     assert stored.format == "cribbage-record" and stored.version == 1
     assert records.verify(game) == []
+
+
+def test_the_game_and_replay_pages_and_the_admin_link_the_record(client, make_user):
+    game = play_bots("cribbage", ["--players", "2"])
+    record = reverse("api-game-record", args=[game.id])
+    for page in (reverse("game", args=[game.id]), reverse("game-replay", args=[game.id])):
+        html = client.get(page).content.decode()
+        assert f'href="{record}"' in html and 'data-testid="download-record"' in html, page
+    client.force_login(make_user(is_staff=True, is_superuser=True))
+    admin = client.get(reverse("admin:games_game_change", args=[game.id])).content.decode()
+    assert f'href="{record}"' in admin
+
+    users = [make_user() for _ in range(2)]
+    live = lobby.create_table(users[0], "cribbage", 2)
+    assert 'data-testid="download-record"' not in client.get(reverse("game", args=[live.id])).content.decode()

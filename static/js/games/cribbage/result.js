@@ -64,6 +64,8 @@ export function renderResult(out, opts) {
         h("td", { class: "crib-result__bar-cell" }, h("span", { class: "crib-result__bar", style: { width: `${Math.min(100, (side.score / 121) * 100)}%` } })))))),
     opts.links && opts.gameId !== undefined
       ? h("p", { class: "crib-result__links" },
-        h("a", { class: "btn btn--brass", href: `/games/${opts.gameId}/replay/`, dataset: { testid: "watch-replay" } }, "Watch replay"))
+        h("a", { class: "btn btn--brass", href: `/games/${opts.gameId}/replay/`, dataset: { testid: "watch-replay" } }, "Watch replay"),
+        h("a", { class: "btn btn--ghost", href: `/api/games/${opts.gameId}/record/`, download: `cribbage-record-${opts.gameId}.json`,
+          dataset: { testid: "download-record" } }, "Download record"))
       : null);
 }
