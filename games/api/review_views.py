@@ -7,15 +7,20 @@ exports.
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+import json
+
+from django.http import HttpResponse, JsonResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
 from games import services
 from games.acquire.review_io import review_for_game
-from games.errors import Conflict, NotFound
+from games.errors import Conflict, GameError, NotFound
 from games.records import has_format
+from games.riichi.exports import to_mjai, to_tenhou6
 from games.riichi.paifu_io import paifu_filename, paifu_for_game
 
 from .base import ApiView, get_game
@@ -47,24 +52,56 @@ class ReviewView(ApiView):
         return response
 
 
+class IgnoreFormatParameter(DefaultContentNegotiation):
+    """Always JSON, errors included. REST framework reads ``?format=`` as a renderer's name and
+    answers 404 for one it lacks; here ``format`` names the paifu's export format instead."""
+
+    def select_renderer(self, request: Request, renderers: list[BaseRenderer],
+                        format_suffix: str | None = None) -> tuple[BaseRenderer, str]:
+        return renderers[0], renderers[0].media_type
+
+
+# ?format= of the paifu download: the written file (games/riichi/exports, docs/records.md).
+PAIFU_FORMATS = ("majiang", "tenhou6", "mjai")
+
+
 class PaifuView(ApiView):
-    throttle_classes = [AnonymousRate, UserRate, ExportRate]  # a whole game replayed costs more than a call
+    throttle_classes = [AnonymousRate, UserRate, ExportRate]  # a whole game costs more than a call
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = IgnoreFormatParameter
 
     @extend_schema(
-        operation_id="games_paifu", tags=["play"], parameters=[GAME_ID],
-        responses={200: OpenApiResponse(OpenApiTypes.OBJECT,
-                                        "The Majiang paifu (with the players' usernames and a `rule` key), "
-                                        "as a JSON attachment"),
-                   **errors(404, 409)},
+        operation_id="games_paifu", tags=["play"],
+        parameters=[GAME_ID, OpenApiParameter(
+            "format", str, enum=list(PAIFU_FORMATS), default="majiang",
+            description="majiang: the Majiang paifu (JSON, usernames and `rule` added); tenhou6: the "
+                        "tenhou.net/6 JSON log; mjai: mjai events, one JSON object per line")],
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT, "The paifu in the asked format, as an attachment"),
+                   **errors(400, 404, 409)},
     )
-    def get(self, request: Request, game_id: int) -> JsonResponse:
-        """A finished riichi game's Majiang paifu: every hand, draw and decision, the walls' dora and
-        ura dora, the final result; ``player`` holds the usernames and ``rule`` the full
-        ``Majiang.rule()`` it was played with. It reveals every hand, so it is served once the game
-        has finished, to everyone alike: staff included (docs/security.md)."""
+    def get(self, request: Request, game_id: int) -> HttpResponse:
+        """A finished riichi game's record: Majiang's paifu (every hand, draw and decision, the
+        walls' dora and ura dora, the final result; ``player`` holds the usernames and ``rule`` the
+        full ``Majiang.rule()`` it was played with), or the same game as a tenhou.net/6 log or as
+        mjai events for the analysers that read those (docs/records.md). It reveals every hand, so
+        it is served once the game has finished, to everyone alike: staff included
+        (docs/security.md)."""
+        kind = request.query_params.get("format", "majiang")
+        if kind not in PAIFU_FORMATS:
+            raise GameError("InvalidFormat", f"format is one of {', '.join(PAIFU_FORMATS)}")
         game = get_game(game_id)
-        response = JsonResponse(paifu_for_game(game), json_dumps_params={"ensure_ascii": False})
-        response["Content-Disposition"] = f'attachment; filename="{paifu_filename(game)}"'
+        paifu = paifu_for_game(game)
+        name = paifu_filename(game).removesuffix(".json")
+        if kind == "mjai":
+            lines = "".join(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
+                            for event in to_mjai(paifu))
+            response: HttpResponse = HttpResponse(lines, content_type="application/x-ndjson; charset=utf-8")
+            filename = f"{name}.mjai.jsonl"
+        else:
+            document = to_tenhou6(paifu) if kind == "tenhou6" else paifu
+            response = JsonResponse(document, json_dumps_params={"ensure_ascii": False})
+            filename = f"{name}.tenhou6.json" if kind == "tenhou6" else f"{name}.json"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
 
 
