@@ -227,6 +227,10 @@ CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS = env_number("CRIBBAGEBBER_INTRO_TIMEOUT_SECO
 WEBSOCKET_CLOSE_TIMEOUT_SECONDS = env_number("WEBSOCKET_CLOSE_TIMEOUT_SECONDS", 10)
 # UMP (riichi mahjong bots, seed 004) listens here beside CRIBBAGEBBER; 0 turns it off.
 UMP_PORT = int(env_number("UMP_PORT", 7322))
+# Every record written when a game ends is checked at once against a replay of the game's log
+# (games/records.py), and a difference fails the action that ended the game. The test suite turns
+# it on (tests/conftest.py), so every game that ends in a test run is verified; it costs a replay.
+RECORDS_VERIFY_ON_WRITE = os.environ.get("RECORDS_VERIFY_ON_WRITE") == "1"
 # mmj (riichi mahjong terminals, seed 000) listens here too; 0 turns it off.
 MMJ_PORT = int(env_number("MMJ_PORT", 7323))
 # Log-in: this many wrong passwords for one username within the window lock its password log-in

@@ -324,6 +324,8 @@ def _store_record(game: Game, entry: Replayed) -> GameRecord:
     record, _ = GameRecord.objects.update_or_create(
         game=game, defaults={"history": render_history(entry.history, None, True), "views": views,
                              "format": kind, "version": version, "document": document})
+    if settings.RECORDS_VERIFY_ON_WRITE and (problems := records.verify(game)):
+        raise RuntimeError(f"game {game.id}'s record differs from its log: {'; '.join(problems)}")
     return record
 
 

@@ -81,6 +81,17 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+# Every game that ends anywhere in a test run has its stored record checked against a replay of
+# its log (settings.RECORDS_VERIFY_ON_WRITE): in this process, and in the servers tests start as
+# children, which inherit the environment.
+os.environ["RECORDS_VERIFY_ON_WRITE"] = "1"
+
+
+@pytest.fixture(autouse=True)
+def _verify_records(settings):
+    settings.RECORDS_VERIFY_ON_WRITE = True
+
+
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     # Each test runs on its own event loop; channels-redis keeps locks and connections bound to the

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.db import transaction
 
-from accounts.models import User
+from accounts.imported import user_named
 from games.models import Action, Game, Seat, Status
 from games.registry import get_game_type
 
@@ -35,14 +35,6 @@ REVIEW_VERSION = 1
 
 def _moment(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=UTC)
-
-
-def _user(name: str) -> User:
-    user = User.objects.filter(username=name).first()
-    if user is None:
-        # Imported players never logged in here; they can claim the name with a password reset.
-        user = User.objects.create_user(username=name, password=None)
-    return user
 
 
 def import_review(data: Sequence[Any], *, imported_at_ms: int | None = None) -> Game:
@@ -85,7 +77,7 @@ def import_review(data: Sequence[Any], *, imported_at_ms: int | None = None) -> 
         rules["imported"] = {"untimed_ms": untimed_ms}
 
     with transaction.atomic():
-        users = [_user(name) for name in review.usernames]
+        users = [user_named(name) for name in review.usernames]
         first = _moment(stamps[0] if stamps else untimed_ms)
         last = _moment(stamps[-1] if stamps else untimed_ms)
         game = Game.objects.create(

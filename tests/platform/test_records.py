@@ -162,3 +162,15 @@ def test_the_game_and_replay_pages_and_the_admin_link_the_record(client, make_us
     users = [make_user() for _ in range(2)]
     live = lobby.create_table(users[0], "cribbage", 2)
     assert 'data-testid="download-record"' not in client.get(reverse("game", args=[live.id])).content.decode()
+
+
+def test_a_record_that_differs_from_its_log_fails_the_action_that_ends_the_game(make_user, monkeypatch):
+    from games.models import Action
+
+    monkeypatch.setattr(records, "verify", lambda game: ["history: the stored history differs from the log's"])
+    with pytest.raises(RuntimeError, match="record differs from its log"):
+        play_bots("cribbage", ["--players", "2"])
+    game = Game.objects.get(game_type="cribbage")
+    # The whole ending action was refused: the game goes on, its last action not taken.
+    assert game.status == Status.ACTIVE and not GameRecord.objects.filter(game=game).exists()
+    assert Action.objects.filter(game=game).count() == game.seq

@@ -247,6 +247,8 @@ class Entry:
 
 def _entry(obj: Any, source: str, default: Mapping[str, Any]) -> Entry:
     if isinstance(obj, dict) and isinstance(obj.get("paifu"), dict):
+        if "rule" not in obj:  # no rule beside it: the paifu's own, as for a bare one
+            return _entry(obj["paifu"], source, default)
         return Entry(source, dict(obj.get("rule") or {}), obj["paifu"])
     if isinstance(obj, dict) and isinstance(obj.get("log"), list):
         # A paifu downloaded from this site carries its rule (the full Majiang.rule()) beside

@@ -69,10 +69,14 @@ SEATS = 4
 # docs/protocols/mmj.md) holds the table there until it is ready; every other client passes at
 # once. Games started before it replay without it, as they were played.
 HAND_END_ACK = "hand_end_ack"
+# An imported game's walls cannot be drawn from a seed: games/riichi/paifu_import.py keeps them in
+# ``rules["imported"]`` = ``{"walls": [[136 tiles] per hand], "qijia": first dealer, "title": ...}``
+# (reserved: games.lobby.RESERVED_RULES), and ``create`` deals from them.
+IMPORTED = "imported"
 # Keys of a table's rules that are not Majiang.rule() overrides: those the platform itself puts
 # there (games.lobby.RESERVED_RULES, which hosts may not set) and the rule preset a host may name
 # (games/riichi/presets.py), expanded under the table's overrides.
-PLATFORM_RULES = ("host_seat", "tile_bag", "imported", HAND_END_ACK, PRESET_KEY)
+PLATFORM_RULES = ("host_seat", "tile_bag", IMPORTED, HAND_END_ACK, PRESET_KEY)
 _ANKAN = re.compile(r"[mpsz][0-9]{4}\Z")
 ACTIONS = ("kaiju", "dapai", "fulou", "gang", "hule", "pingju", "daopai", "pass")
 
@@ -135,6 +139,19 @@ def masked_shoupai(sp: Shoupai) -> str:
 TITLE = "riichi"
 
 
+def _wall_feed(rule: dict[str, Any], walls: Sequence[Sequence[str] | Shan]) -> Callable[[Game], Shan]:
+    """The wall factory of a game dealt from given walls, one per hand, in order."""
+    queue = list(walls)
+
+    def next_wall(game: Game) -> Shan:
+        if not queue:
+            raise ValueError("no wall left for another hand")
+        wall = queue.pop(0)
+        return wall if isinstance(wall, Shan) else Shan(rule, wall)
+
+    return next_wall
+
+
 class RiichiGame:
     """One game of riichi mahjong for four players, Majiang's rules (``Majiang.rule()``
     overrides in ``rules``)."""
@@ -174,17 +191,22 @@ class RiichiGame:
     @classmethod
     def create(cls, *, mode: Mode, seed: int, rules: dict[str, Any]) -> RiichiGame:
         """A new game: the first dealer and every hand's wall drawn from ``random.Random(seed)``
-        (the wall shuffled as Majiang shuffles, from that generator)."""
+        (the wall shuffled as Majiang shuffles, from that generator); an imported game's walls,
+        first dealer and title are those kept in ``rules["imported"]`` instead."""
         if mode.seats != SEATS:
             raise ValueError("riichi mahjong is played by four")
         rules = dict(rules or {})
         host = rules.pop("host_seat", 0)  # set by the lobby: the host's seat starts the game
         hand_end_ack = bool(rules.pop(HAND_END_ACK, False))  # set by the lobby on every new game
+        imported = rules.get(IMPORTED) or {}
         preset = rules.get(PRESET_KEY, DEFAULT_PRESET)
         base = get_preset(preset).overrides  # an unknown preset is a ValueError, like a bad rule
         for key in PLATFORM_RULES:
             rules.pop(key, None)
         rule = make_rule({**base, **rules})
+        if "walls" in imported:  # an imported paifu's game: its own walls, first dealer and title
+            return cls(rule, shan=_wall_feed(rule, imported["walls"]), qijia=imported["qijia"],
+                       title=imported.get("title", TITLE), host=host, preset=preset, hand_end_ack=hand_end_ack)
         rng = random.Random(seed)
         qijia = int(rng.random() * 4)
         # The title goes to every client in ``kaiju``: it must carry nothing the walls derive from.
@@ -204,15 +226,7 @@ class RiichiGame:
         """A game dealt from given walls, one per hand (136 tiles in Majiang's wall order, or a
         ``Shan``)."""
         full = make_rule() if rule is None else rule
-        queue = list(walls)
-
-        def next_wall(game: Game) -> Shan:
-            if not queue:
-                raise ValueError("no wall left for another hand")
-            wall = queue.pop(0)
-            return wall if isinstance(wall, Shan) else Shan(full, wall)
-
-        return cls(full, shan=next_wall, qijia=qijia, title=title, player=player)
+        return cls(full, shan=_wall_feed(full, walls), qijia=qijia, title=title, player=player)
 
     # -- the contract --------------------------------------------------------------------------
 
