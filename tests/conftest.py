@@ -47,6 +47,8 @@ def runs_once(item: pytest.Item) -> str | None:
       embedded default, and uses nothing of the suite's own database;
     - ``browser``: it drives the pages, the same on either configuration; the scale-out run
       covers the server paths behind them (REST, the consumers, ``tests/scaleout``'s two Daphnes);
+    - ``same_on_every_database``: a case of a parametrized test whose cases differ only in what
+      the engine does (37 reference games imported, say); one unmarked case runs there;
     - no database access (no ``django_db`` mark, no database fixture) and not marked
       ``scaleout``: engines, codecs, pure protocol logic and the in-memory layer's own tests. A
       test that uses the Redis channel layer or cache without the database is marked
@@ -55,6 +57,8 @@ def runs_once(item: pytest.Item) -> str | None:
         return "own_server"
     if item.get_closest_marker("browser"):
         return "browser"
+    if item.get_closest_marker("same_on_every_database"):
+        return "same_on_every_database"
     if item.get_closest_marker("scaleout") or item.get_closest_marker("django_db"):
         return None
     if _DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
