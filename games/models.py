@@ -4,6 +4,7 @@ The action log is the truth. Everything a client sees (history, snapshots, repla
 data, paifu) is derived from it by replaying the engine.
 """
 
+import json
 from typing import Any
 
 from django.conf import settings
@@ -148,10 +149,17 @@ class GameRecord(models.Model):
     format = models.CharField(max_length=32, blank=True, default="",
                               help_text="acquire-review, majiang-paifu or cribbage-record")
     version = models.PositiveSmallIntegerField(default=0, help_text="The format's version; 0: written before records")
-    document = models.JSONField(null=True, blank=True, help_text="The native record; empty where the format has none")
+    # JSON text, exactly as written: PostgreSQL's jsonb would reorder its keys, and a download is
+    # served as it is stored.
+    document = models.TextField(blank=True, default="",
+                                help_text="The native record (JSON text); empty where the format has none")
 
     def __str__(self) -> str:
         return f"record of {self.game}"
+
+    def native(self) -> Any:
+        """The native record, parsed (None where the format has none)."""
+        return json.loads(self.document) if self.document else None
 
     def view(self, position: int | None) -> dict:
         return self.views["spectator" if position is None else str(position)]

@@ -43,6 +43,11 @@ def build(game: Game, engine: Engine, seats: Sequence[Seat]) -> tuple[str, int, 
     return get_game_type(game.game_type).record_builder()(game, engine, seats)
 
 
+def dump(document: Any) -> str:
+    """A native record as stored and downloaded: JSON text, its keys in the order written."""
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+
+
 def _canonical(value: Any) -> Any:
     # What the database hands back: JSON, so int keys are strings and tuples are lists.
     return json.loads(json.dumps(value))
@@ -64,7 +69,7 @@ def verify(game: Game) -> list[str]:
         kind, version, document = built
         if (stored.format, stored.version) != (kind, version):
             problems.append(f"format: stored {stored.format} v{stored.version}, rebuilt {kind} v{version}")
-        if stored.document != _canonical(document):
+        if stored.native() != _canonical(document):
             problems.append(f"{kind}: the stored document differs from the log's")
     history = services.render_history(entry.history, None, True)
     if stored.history != _canonical(history):
@@ -76,4 +81,4 @@ def verify(game: Game) -> list[str]:
     return problems
 
 
-__all__ = ["build", "has_format", "verify"]
+__all__ = ["build", "dump", "has_format", "verify"]

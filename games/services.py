@@ -321,9 +321,10 @@ def _store_record(game: Game, entry: Replayed) -> GameRecord:
     views["spectator"] = engine.view(None, reveal_all=True)
     built = records.build(game, engine, entry.seats or [])
     kind, version, document = built if built is not None else ("", 0, None)
+    text = "" if document is None else records.dump(document)
     record, _ = GameRecord.objects.update_or_create(
         game=game, defaults={"history": render_history(entry.history, None, True), "views": views,
-                             "format": kind, "version": version, "document": document})
+                             "format": kind, "version": version, "document": text})
     if settings.RECORDS_VERIFY_ON_WRITE and (problems := records.verify(game)):
         raise RuntimeError(f"game {game.id}'s record differs from its log: {'; '.join(problems)}")
     return record
@@ -351,7 +352,7 @@ def stored_record(game: Game) -> GameRecord:
 def native_record(game: Game) -> Any:
     """The native record of a game that is over (Acquire's review array, riichi's paifu, the
     cribbage record), as stored."""
-    return stored_record(game).document
+    return stored_record(game).native()
 
 
 def rebuild_record(game: Game) -> GameRecord:

@@ -115,7 +115,7 @@ class RecordView(ApiView):
                                         "array, riichi's Majiang paifu or the cribbage record"),
                    **errors(404, 409)},
     )
-    def get(self, request: Request, game_id: int) -> JsonResponse:
+    def get(self, request: Request, game_id: int) -> HttpResponse:
         """The game's own record, as stored when it ended (docs/records.md): Acquire's review array
         (``acquire-review``), riichi's Majiang paifu (``majiang-paifu``) or the cribbage record
         (``cribbage-record``); the response's ``X-Record-Format`` names it. Every record reveals
@@ -127,10 +127,10 @@ class RecordView(ApiView):
         if game.seed is None:
             raise Conflict("GameNotStarted", "the game has not started")
         record = services.stored_record(game)  # refused while the game is on
-        document = record.document
-        if document is None:  # an aborted riichi game: no paifu can stop halfway through a hand
+        if not record.document:  # an aborted riichi game: no paifu can stop halfway through a hand
             raise Conflict("GameAborted", "the game was aborted before its end; its export holds what it has")
-        response = JsonResponse(document, safe=False, json_dumps_params={"ensure_ascii": False})
+        # Served as stored: no parsing, no encoding.
+        response = HttpResponse(record.document, content_type="application/json")
         response["Content-Disposition"] = f'attachment; filename="{record.format}-{game.display_number}.json"'
         response["X-Record-Format"] = f"{record.format}/{record.version}"
         return response

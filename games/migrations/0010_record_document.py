@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='gamerecord',
             name='document',
-            field=models.JSONField(blank=True, help_text='The native record; empty where the format has none', null=True),
+            field=models.TextField(blank=True, default="", help_text="The native record (JSON text); empty where the format has none"),
         ),
         migrations.AddField(
             model_name='gamerecord',

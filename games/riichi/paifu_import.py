@@ -20,7 +20,6 @@ docs/records-import.md says what the import keeps and what it does not.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,7 +39,7 @@ from .engine.game import GANGZIMO, ZIMO
 from .engine.replay import make_replies, make_shan, replay
 from .engine.rule import DEFAULT_RULE
 from .engine.rule import rule as make_rule
-from .engine.shan import shan_pai
+from .engine.shan import spare_tiles
 from .engine.table import IMPORTED, SEATS, RiichiGame
 
 GAME_TYPE = "riichi"
@@ -119,12 +118,10 @@ def player_names(paifu: Mapping[str, Any]) -> list[str]:
 def complete_wall(rule: Mapping[str, Any], pai: Sequence[str], hand: int = 0) -> list[str]:
     """A hand's wall with its unknown tiles (``'_'``) filled by the tiles of the set the hand does
     not use, in Majiang's unshuffled order: always the same fill for the same paifu."""
-    known = Counter(p for p in pai if p != "_")
-    whole = Counter(shan_pai(rule))
-    extra = known - whole
-    if extra:
-        raise ValueError(f"hand {hand} shows tiles beyond the rule's set (赤牌 {rule['赤牌']}): {dict(extra)}")
-    spare = iter((whole - known).elements())
+    try:
+        spare = iter(spare_tiles(rule, pai))
+    except ValueError as error:
+        raise ValueError(f"hand {hand} shows {error}") from None
     return [p if p != "_" else next(spare) for p in pai]
 
 

@@ -34,6 +34,7 @@ from games.engine import Mode
 from games.riichi.bot import choose
 from games.riichi.engine.rule import rule as make_rule
 from games.riichi.engine.table import RiichiGame
+from tests.riichi.oracle import script_games
 
 MODE = Mode(4, "Four players", 4)
 # Whole bot games, by preset (every preset of games/riichi/presets.py). An east-south game takes
@@ -140,3 +141,23 @@ def jansou_verdicts(paifu: Paifu) -> list[tuple[int, Verdict]]:
     return [(index, check_win(record))
             for index, round_log in enumerate(paifu.rounds)
             for record in replay_round(round_log, paifu.rules, paifu.player_count)]
+
+
+# --- the games every test of this directory reads --------------------------------------------------
+
+GAME_KEYS = [("script", i) for i in range(len(script_games()))] + [
+    (preset, seed) for preset, seeds in BOT_SEEDS.items() for seed in seeds
+]
+IDS = [f"{source}-{number}" for source, number in GAME_KEYS]
+
+
+@cache
+def game(key: tuple[str, int]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The paifu and its rule. The bot games' paifu carry their rule (as the site's download
+    does); script.json's do not, so theirs is passed explicitly."""
+    source, number = key
+    if source == "script":
+        return script_games()[number], SCRIPT_RULE
+    paifu = bot_game(source, number)
+    return paifu, paifu["rule"]
+

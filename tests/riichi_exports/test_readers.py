@@ -24,33 +24,16 @@ import pytest
 from jansou.io.tenhou_json import parse_tenhou_json
 
 from games.riichi.exports import to_mjai, to_tenhou6
-from tests.riichi.oracle import script_games
 
 from .readers import (
-    BOT_SEEDS,
-    SCRIPT_RULE,
-    bot_game,
+    GAME_KEYS,
+    IDS,
     convlog_events,
+    game,
     jansou_paifu,
     jansou_replay_errors,
     jansou_verdicts,
 )
-
-GAME_KEYS = [("script", i) for i in range(len(script_games()))] + [
-    (preset, seed) for preset, seeds in BOT_SEEDS.items() for seed in seeds
-]
-IDS = [f"{source}-{number}" for source, number in GAME_KEYS]
-
-
-@cache
-def game(key: tuple[str, int]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The paifu and its rule. The bot games' paifu carry their rule (as the site's download
-    does); script.json's do not, so theirs is passed explicitly."""
-    source, number = key
-    if source == "script":
-        return script_games()[number], SCRIPT_RULE
-    paifu = bot_game(source, number)
-    return paifu, paifu["rule"]
 
 
 @cache

@@ -13,6 +13,7 @@ behind: ``paishu`` is what can still be drawn.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,6 +30,18 @@ def shan_pai(rule: Mapping[str, Any]) -> list[str]:
             for i in range(4):
                 pai.append(s + "0" if n == 5 and i < hongpai.get(s, 0) else s + str(n))
     return pai
+
+
+def spare_tiles(rule: Mapping[str, Any], pai: Sequence[str]) -> list[str]:
+    """The tiles of the rule's set a wall rebuilt from a record does not show (its unknown tiles
+    are ``'_'``), in Majiang's unshuffled order: what fills those places, always alike. A wall
+    showing tiles beyond the set is a ValueError."""
+    known = Counter(p for p in pai if p != "_")
+    whole = Counter(shan_pai(rule))
+    extra = known - whole
+    if extra:
+        raise ValueError(f"tiles beyond the rule's set (赤牌 {rule['赤牌']}): {dict(extra)}")
+    return list((whole - known).elements())
 
 
 class Shan:
