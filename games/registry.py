@@ -22,7 +22,7 @@ class GameType:
     # set them); its engine reads them. A game started before one was added replays without it.
     start_rules: dict[str, Any] = field(default_factory=dict)
     # "module:function" writing a finished game's native record from (game, engine at its end,
-    # seated seats): (format, version, document). games/records.py stores and serves it.
+    # the seated seats in position order, users loaded): (format, version, document).
     record_path: str | None = None
 
     @property

@@ -313,18 +313,27 @@ def _finish_if_over(game: Game, entry: Replayed) -> None:
         push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status, "result": game.result})
 
 
-def _store_record(game: Game, entry: Replayed) -> GameRecord:
-    """The game over, as everybody now sees it and as its native record says it (``GameRecord``),
-    from the engine at its end: written in the transaction of the action that ended it."""
+def _record_fields(game: Game, entry: Replayed) -> dict[str, Any]:
+    """A ``GameRecord``'s fields from the engine at the game's end: the game over as everybody
+    now sees it (history and final views, all revealed), and its native record."""
     engine = entry.engine
     views = {str(s.position): engine.view(s.position, reveal_all=True) for s in entry.seats or []}
     views["spectator"] = engine.view(None, reveal_all=True)
     built = records.build(game, engine, entry.seats or [])
     kind, version, document = built if built is not None else ("", 0, None)
-    text = "" if document is None else records.dump(document)
-    record, _ = GameRecord.objects.update_or_create(
-        game=game, defaults={"history": render_history(entry.history, None, True), "views": views,
-                             "format": kind, "version": version, "document": text})
+    return {"history": render_history(entry.history, None, True), "views": views,
+            "format": kind, "version": version, "document": "" if document is None else records.dump(document)}
+
+
+def rebuilt_record_fields(game: Game) -> dict[str, Any]:
+    """What the game's record says when rebuilt from its log (``records.verify``)."""
+    return _record_fields(game, _with_seats(game, replay(game)))
+
+
+def _store_record(game: Game, entry: Replayed) -> GameRecord:
+    """The record of a game that is over (``GameRecord``), written in the transaction of the
+    action that ended it."""
+    record, _ = GameRecord.objects.update_or_create(game=game, defaults=_record_fields(game, entry))
     if settings.RECORDS_VERIFY_ON_WRITE and (problems := records.verify(game)):
         raise RuntimeError(f"game {game.id}'s record differs from its log: {'; '.join(problems)}")
     return record

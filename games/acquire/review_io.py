@@ -140,8 +140,7 @@ def native_record(game: Game, engine: AcquireGame, seats: Sequence[Seat]) -> tup
 
     start = new_engine(game)
     assert isinstance(start, AcquireGame)
-    seated = sorted((s for s in seats if s.position is not None), key=lambda s: s.position)
-    user_ids = [s.user_id for s in seated]
+    user_ids = [s.user_id for s in seats]
     untimed = (game.rules.get("imported") or {}).get("untimed_ms")
     actions = [
         ReviewAction(params, None if stamp == untimed else stamp, auto)
@@ -153,7 +152,7 @@ def native_record(game: Game, engine: AcquireGame, seats: Sequence[Seat]) -> tup
         time_start_s=game.time_start,
         time_increment_s=game.time_increment,
         user_ids=user_ids,
-        usernames=[s.user.username for s in seated],
+        usernames=[s.user.username for s in seats],
         host_user_id=game.host_id if game.host_id is not None else user_ids[start.host],
         tile_bag=start.tile_bag,
         actions=actions,

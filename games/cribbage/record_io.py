@@ -17,6 +17,5 @@ def native_record(game: Game, engine: CribbageGame, seats: Sequence[Seat]) -> tu
     which the engine at the end no longer holds); once, when the game ends."""
     from games.services import new_engine  # the service knows how a stored game is rebuilt
 
-    seated = sorted((s for s in seats if s.position is not None), key=lambda s: s.position)
     actions = game.actions.order_by("seq").values_list("seat", "type", "params")
-    return FORMAT, VERSION, build_record(new_engine(game), actions, [s.user.username for s in seated])
+    return FORMAT, VERSION, build_record(new_engine(game), actions, [s.user.username for s in seats])

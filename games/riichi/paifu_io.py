@@ -64,8 +64,7 @@ def native_record(game: Game, engine: RiichiGame, seats: Sequence[Seat]) -> tupl
         # A finished game's log must play to its end; anything else is a bug.
         raise RuntimeError(f"game {game.id} is finished but its log does not play to the end")
     paifu = copy.deepcopy(engine.paifu)
-    seated = sorted((s for s in seats if s.position is not None), key=lambda s: s.position)
     # Majiang's player ids are the platform's seat positions (the engine's qijia is one of them).
-    paifu["player"] = [seat.user.username for seat in seated]
+    paifu["player"] = [seat.user.username for seat in seats]
     paifu["rule"] = copy.deepcopy(engine.rule)
     return PAIFU_FORMAT, PAIFU_VERSION, paifu
