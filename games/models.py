@@ -153,6 +153,11 @@ class GameRecord(models.Model):
     # served as it is stored.
     document = models.TextField(blank=True, default="",
                                 help_text="The native record (JSON text); empty where the format has none")
+    # Where each history message came from (the step that brought it), written with the replay
+    # frames (``ReplayFrame``); None until they are.
+    message_steps = models.JSONField(null=True, blank=True, default=None, help_text=(
+        "The step of each history message; null until the replay frames are built"))
+    frames_every = models.PositiveSmallIntegerField(default=0, help_text="Steps per replay frame; 0: none built")
 
     def __str__(self) -> str:
         return f"record of {self.game}"
@@ -163,6 +168,22 @@ class GameRecord(models.Model):
 
     def view(self, position: int | None) -> dict:
         return self.views["spectator" if position is None else str(position)]
+
+
+class ReplayFrame(models.Model):
+    """A run of a finished game's steps as the replay shows them (``games/frames.py``): step N of
+    the replay reads one of these instead of replaying N actions. Derived from the log."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="frames")
+    chunk = models.PositiveIntegerField(help_text="Steps chunk × frames_every onwards")
+    data = models.BinaryField(help_text="zlib-compressed JSON: the first step's view, then the changes")
+
+    class Meta:
+        ordering = ["game", "chunk"]
+        constraints = [models.UniqueConstraint(fields=["game", "chunk"], name="one_frame_per_chunk")]
+
+    def __str__(self) -> str:
+        return f"{self.game} frames #{self.chunk}"
 
 
 class ChatMessage(models.Model):

@@ -15,17 +15,21 @@ cribbage  cribbage-record    docs/records-cribbage.md (games/cribbage/record_io.
 ========  =================  ===========================================================
 
 A record is derived data: the log stays the truth. ``verify`` rebuilds a record from the log and
-lists where the stored one differs; ``manage.py records verify|rebuild`` runs it over games.
+lists where the stored one differs; ``manage.py records verify|rebuild`` runs it over games. The
+replay frames (``ReplayFrame``, games/frames.py), built once the game has ended, are checked and
+rebuilt with the record.
 """
 
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
 from .engine import Engine
-from .models import Game, GameRecord, Seat
+from .frames import EVERY
+from .models import Game, GameRecord, ReplayFrame, Seat
 from .registry import get_game_type
 
 
@@ -53,9 +57,10 @@ def _canonical(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def verify(game: Game) -> list[str]:
+def verify(game: Game, *, frames: bool = True) -> list[str]:
     """Where the stored record of a game that is over differs from one rebuilt from its log
-    (empty: they agree). A game without a stored record differs by that."""
+    (empty: they agree). A game without a stored record differs by that. With ``frames``, its
+    replay frames are checked too, where they are built."""
     from . import services  # the service rebuilds games from their logs
 
     stored = GameRecord.objects.filter(game=game).first()
@@ -72,7 +77,29 @@ def verify(game: Game) -> list[str]:
         problems.append("history: the stored history differs from the log's")
     if stored.views != _canonical(rebuilt["views"]):
         problems.append("views: the stored final views differ from the log's")
+    if frames and stored.frames_every:
+        problems += _verify_frames(game, stored)
     return problems
+
+
+def _verify_frames(game: Game, stored: GameRecord) -> list[str]:
+    from . import services
+
+    chunks, message_steps = services.frame_fields(game)
+    problems = []
+    if stored.message_steps != message_steps:
+        problems.append("message_steps: the stored steps of the history messages differ from the log's")
+    kept = list(ReplayFrame.objects.filter(game=game).order_by("chunk").values_list("data", flat=True))
+    if stored.frames_every != EVERY or [_read(bytes(c)) for c in kept] != [_read(c) for c in chunks]:
+        problems.append("frames: the stored replay frames differ from the log's")
+    return problems
+
+
+def _read(chunk: bytes) -> Any:
+    try:
+        return json.loads(zlib.decompress(chunk))
+    except (zlib.error, ValueError):
+        return None  # unreadable: differs from any frame the log gives
 
 
 __all__ = ["build", "dump", "has_format", "verify"]

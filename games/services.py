@@ -14,6 +14,8 @@ pushes after it, so a long play-out never holds the row (or the SQLite file) for
 
 from __future__ import annotations
 
+import bisect
+import logging
 import random
 import threading
 import time
@@ -29,13 +31,15 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import clocks, limits, move_sql, push, records
+from . import clocks, frames, limits, move_sql, push, records
 from .chat_cache import RecentChatCache
 from .engine import Engine, Event, Rejection
 from .errors import Conflict, Forbidden, GameError, NotFound
-from .models import ChatMessage, Game, GameRecord, Seat, Status
+from .models import ChatMessage, Game, GameRecord, ReplayFrame, Seat, Status
 from .registry import get_game_type
 from .validation import is_encodable
+
+log = logging.getLogger(__name__)
 
 # How much chat a (re)connecting client gets with Greetings or a Snapshot.
 RECENT_CHAT = 50
@@ -152,8 +156,16 @@ def replay(game: Game, upto: int | None = None, *, message_steps: list[int] | No
 
     ``message_steps``, if given, receives for each history message the step (the seq of the
     action) that produced it."""
+    *_, entry = _replaying(game, upto, message_steps)
+    return entry
+
+
+def _replaying(game: Game, upto: int | None = None, message_steps: list[int] | None = None) -> Iterator[Replayed]:
+    """``replay``, step by step: the entry before the first action, then after each (the same
+    entry, changed)."""
     engine = new_engine(game)
     entry = Replayed(0, engine, version=game.setup_version)
+    yield entry
     actions = game.actions.order_by("seq")
     if upto is not None:
         actions = actions.filter(seq__lte=upto)
@@ -167,7 +179,7 @@ def replay(game: Game, upto: int | None = None, *, message_steps: list[int] | No
         entry.seq = seq
         if seat is not None:
             entry.last_acted[seat] = seq
-    return entry
+        yield entry
 
 
 def _with_seats(game: Game, entry: Replayed) -> Replayed:
@@ -334,7 +346,7 @@ def _store_record(game: Game, entry: Replayed) -> GameRecord:
     """The record of a game that is over (``GameRecord``), written in the transaction of the
     action that ended it."""
     record, _ = GameRecord.objects.update_or_create(game=game, defaults=_record_fields(game, entry))
-    if settings.RECORDS_VERIFY_ON_WRITE and (problems := records.verify(game)):
+    if settings.RECORDS_VERIFY_ON_WRITE and (problems := records.verify(game, frames=False)):
         raise RuntimeError(f"game {game.id}'s record differs from its log: {'; '.join(problems)}")
     return record
 
@@ -365,9 +377,48 @@ def native_record(game: Game) -> Any:
 
 
 def rebuild_record(game: Game) -> GameRecord:
-    """Write a game's record afresh from its log (``manage.py records rebuild``)."""
+    """Write a game's record and replay frames afresh from its log (``manage.py records rebuild``)."""
     with transaction.atomic():
-        return _store_record(game, _with_seats(game, replay(game)))
+        record = _store_record(game, _with_seats(game, replay(game)))
+    build_frames(game)
+    return record
+
+
+def frame_fields(game: Game) -> tuple[list[bytes], list[int]]:
+    """A game's replay frames (``games/frames.py``) and the step of each history message, from
+    its log: every step's views, spectator's and each seat's, all revealed."""
+    seats = _seated(game)
+    message_steps: list[int] = []
+
+    def steps() -> Iterator[dict[str, Any]]:
+        for entry in _replaying(game, message_steps=message_steps):
+            views = {frames.SPECTATOR: entry.engine.view(None, reveal_all=True)}
+            for seat in seats:
+                views[str(seat.position)] = entry.engine.view(seat.position, reveal_all=True)
+            yield views
+
+    return list(frames.chunks(steps())), message_steps
+
+
+def build_frames(game: Game) -> None:
+    """Store the replay frames of a game that is over: replay steps are then read, not replayed.
+    Built once, after the action that ended the game has committed (its pushes gone out first):
+    the one replay a game's replays cost. A game without them (it ended before frames were kept,
+    was aborted, or its server stopped in between) gets them on the first replay step asked."""
+    _record(game)
+    chunks, message_steps = frame_fields(game)
+    with transaction.atomic():
+        Game.objects.select_for_update().filter(id=game.id).exists()  # one builder at a time
+        ReplayFrame.objects.filter(game=game).delete()
+        ReplayFrame.objects.bulk_create([ReplayFrame(game=game, chunk=n, data=data) for n, data in enumerate(chunks)])
+        GameRecord.objects.filter(game=game).update(message_steps=message_steps, frames_every=frames.EVERY)
+
+
+def _build_frames_after(game: Game) -> None:
+    try:
+        build_frames(game)
+    except Exception:  # noqa: BLE001 - the game is stored; its first replay step builds them again
+        log.exception("replay frames of game %s not built", game.id)
 
 
 def _commit(game: Game, entry: Replayed, events: list[Event], start: int) -> None:
@@ -406,6 +457,8 @@ def _commit(game: Game, entry: Replayed, events: list[Event], start: int) -> Non
 
     # Robust: the move is stored; a failed push is logged, and clients resync on the gap they see.
     transaction.on_commit(committed, robust=True)
+    if game.is_over:  # this action ended it: its replay frames, once the players have the end
+        transaction.on_commit(lambda: _build_frames_after(game))
 
 
 def start_game(game: Game, seats: list[Seat]) -> None:
@@ -796,16 +849,41 @@ def replay_step(game: Game, user: User | None, step: int) -> dict[str, Any]:
         steps = steps if cut is None else min(steps, cut)
     if not 0 <= step <= steps:
         raise GameError("InvalidStep", f"step must be between 0 and {steps}")
+    if game.is_over:
+        return _stored_step(game, viewer, step)
+    return {**logged_step(game, viewer, step, reveal=False), "steps": steps}
+
+
+def logged_step(game: Game, viewer: int | None, step: int, *, reveal: bool) -> dict[str, Any]:
+    """``replay_step`` from the log: the first ``step`` actions replayed. A game in progress is
+    stepped so (only the viewer's own view, nothing revealed); a finished one only to check its
+    replay frames against."""
     # Which step brought each message: a client finds where a part of the game (a riichi hand)
     # begins from one answer instead of one request per step. One int per message, as cheap as
     # the history itself.
     message_steps: list[int] = []
     entry = replay(game, upto=step, message_steps=message_steps)
-    reveal = _reveal(game, user)
-    return {"game": game.id, "step": step, "steps": steps,
+    return {"game": game.id, "step": step, "steps": game.seq,
             "view": entry.engine.view(viewer, reveal_all=reveal),
             "history": render_history(entry.history, viewer, reveal),
             "message_steps": message_steps}
+
+
+def _stored_step(game: Game, viewer: int | None, step: int) -> dict[str, Any]:
+    """``replay_step`` of a game that is over, read from its record and replay frames: one chunk
+    and at most ``frames.EVERY`` small patches, whatever the step."""
+    fields = ("history", "message_steps", "frames_every")
+    record = GameRecord.objects.filter(game=game).only(*fields).first()
+    if record is None or record.message_steps is None:
+        build_frames(game)
+        record = GameRecord.objects.only(*fields).get(game=game)
+    frame = ReplayFrame.objects.filter(game=game, chunk=step // record.frames_every)
+    chunk = frame.values_list("data", flat=True).get()
+    view = frames.view_at(bytes(chunk), step % record.frames_every,
+                          frames.SPECTATOR if viewer is None else str(viewer))
+    count = bisect.bisect_right(record.message_steps, step)
+    return {"game": game.id, "step": step, "steps": game.seq, "view": view,
+            "history": record.history[:count], "message_steps": record.message_steps[:count]}
 
 
 def post_chat(user: User, game_id: int | None, text: str) -> dict[str, Any]:
