@@ -122,3 +122,20 @@ def frames_with_a_changed_base(chunk: bytes) -> bytes:
     frame = json.loads(zlib.decompress(chunk))
     frame["base"]["tampered"] = True
     return zlib.compress(json.dumps(frame).encode())
+
+
+def test_an_aborted_game_steps_from_frames_built_on_the_first_step(make_user):
+    from games import lobby
+
+    users = [make_user() for _ in range(4)]
+    game = lobby.create_table(users[0], "riichi", 4, rules={"場数": 1})
+    for user in users[1:]:
+        lobby.join(user, game.id)
+    for user in users:
+        lobby.accept(user, game.id)
+    services.abort(game.id)
+    game = Game.objects.get(id=game.id)
+    assert game.is_over and not ReplayFrame.objects.filter(game=game).exists()
+    for viewer in viewers(game):
+        assert written(services._stored_step(game, viewer, game.seq)) == logged(game, viewer, game.seq)
+    assert records.verify(game) == []
