@@ -9,13 +9,13 @@ CRIBBAGE_PORT ?= 7321
 UMP_PORT ?= 7322
 MMJ_PORT ?= 7323
 
-.PHONY: run test setup setup-test chromium migrate lint
+.PHONY: run test setup setup-test chromium axe migrate lint
 
 run: setup migrate
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --cribbage-port $(CRIBBAGE_PORT) --ump-port $(UMP_PORT) --mmj-port $(MMJ_PORT)
 
-test: setup-test chromium
+test: setup-test chromium axe
 	$(BIN)/python -m pytest
 
 setup: $(VENV)/.installed-run
@@ -39,6 +39,18 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+# axe-core, pinned in tests/js/package-lock.json, is injected into pages by the accessibility test;
+# `npm ci` runs only when the lock file is newer than the installed copy.
+AXE := tests/js/node_modules/axe-core/axe.min.js
+axe: $(AXE)
+
+$(AXE): tests/js/package.json tests/js/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq npm; }
+	cd tests/js && npm ci --no-audit --no-fund --silent
+	touch $@
 
 migrate: setup
 	$(BIN)/python manage.py migrate --noinput -v 0

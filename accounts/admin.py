@@ -5,7 +5,16 @@ from rest_framework.authtoken.models import TokenProxy
 from .forms import AdminLoginForm
 from .models import ApiToken, User
 
-admin.site.register(User, UserAdmin)
+
+@admin.register(User)
+class SiteUserAdmin(UserAdmin):
+    """Django's user admin, with two of its widgets that have no accessible labels left out: the
+    two-box group and permission pickers (plain labelled lists instead) and the split date/time
+    inputs of the log-in and join times, which only the site itself sets (shown, not edited)."""
+
+    filter_horizontal = ()
+    readonly_fields = ("last_login", "date_joined")
+
 
 # DRF's plain-key token table is only kept for its migrations (accounts 0003 emptied it into
 # ApiToken); its admin page would list and add plain keys.

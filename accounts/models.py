@@ -58,3 +58,24 @@ class ApiToken(models.Model):
     @property
     def expired(self) -> bool:
         return self.expires is not None and self.expires <= timezone.now()
+
+
+class Preferences(models.Model):
+    """How the table page tells this user that a game waits for them (docs/browser.md, "Turn
+    signals"). A user without a row has the defaults: the row is made on the first change."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences")
+    # The title mark costs nothing and cannot disturb anyone: on. The sound plays only in a hidden
+    # tab after the player has touched the page (browsers allow no earlier audio): on. A
+    # notification needs the browser's permission, which only a click may ask for: off until the
+    # player turns it on, which asks.
+    turn_title = models.BooleanField(default=True, help_text="Mark the tab's title while the game waits for you.")
+    turn_notification = models.BooleanField(default=False,
+                                             help_text="Show a browser notification when your turn comes.")
+    turn_sound = models.BooleanField(default=True, help_text="Beep when your turn comes.")
+
+    class Meta:
+        verbose_name_plural = "preferences"
+
+    def __str__(self) -> str:
+        return f"preferences of {self.user}"

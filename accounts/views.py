@@ -1,3 +1,6 @@
+from urllib.parse import urlsplit
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -51,7 +54,23 @@ def api_token(request: HttpRequest) -> HttpResponse:
         "form": form,
         "new_key": new_key,
         "tokens": request.user.api_tokens.all(),
+        "connect": connection_help(request),
     }, status=status)
+
+
+def connection_help(request: HttpRequest) -> dict[str, object]:
+    """What the token page's "Using your token" needs: this server's addresses and TCP ports (0:
+    that port is off), and mmj's name length, which its log-in line counts in octets."""
+    name = f"{request.user.username}/".encode() + b"0" * tokens.KEY_BYTES * 2  # the key in hex
+    return {
+        "host": urlsplit(f"//{request.get_host()}").hostname,
+        "ws": f"{'wss' if request.is_secure() else 'ws'}://{request.get_host()}",
+        "http": f"{request.scheme}://{request.get_host()}",
+        "cribbage_port": settings.CRIBBAGE_PORT,
+        "ump_port": settings.UMP_PORT,
+        "mmj_port": settings.MMJ_PORT,
+        "mmj_name_octets": len(name),
+    }
 
 
 def _revoke(request: HttpRequest) -> HttpResponse:

@@ -184,7 +184,12 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # The site's own icon (static/favicon.svg), as on every other page.
+    "SWAGGER_UI_FAVICON_HREF": "/" + STATIC_URL.strip("/") + "/favicon.svg",
+    # Deep links make each operation's path a link inside the button that opens it: a control
+    # within a control, which keyboard and screen-reader users cannot reach on its own.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
 }
 
 # Every page: scripts and styles only from this site (the pages have no inline script), sockets
@@ -204,17 +209,29 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Django's own defaults give the "django" logger a console handler of its own (on when DEBUG
+    # is) and let it propagate to the root's as well, so every "Not Found" and "Method Not Allowed"
+    # was printed twice. Naming the logger here drops its handlers: its records reach the console
+    # once, through the root (tests/platform/test_logging.py).
+    "loggers": {"django": {"handlers": [], "level": LOG_LEVEL, "propagate": True}},
 }
 
 # -- limits and timeouts (docs/security.md lists each with why) ---------------------------------
 # Presence: each server process beats; the clients of a process silent this long are removed.
 PRESENCE_HEARTBEAT_SECONDS = env_number("PRESENCE_HEARTBEAT_SECONDS", 10)
 PRESENCE_DEAD_AFTER_SECONDS = env_number("PRESENCE_DEAD_AFTER_SECONDS", 60)
+# Abandoned games (docs/abandoned-games.md): an untimed game none of whose people is connected is
+# adjourned after this long and aborted after the second, both counted from when they all went
+# away; the server looks every ABANDON_CHECK_SECONDS.
+ADJOURN_AFTER_SECONDS = env_number("ADJOURN_AFTER_SECONDS", 10 * 60)
+ABORT_AFTER_SECONDS = env_number("ABORT_AFTER_SECONDS", 24 * 3600)
+ABANDON_CHECK_SECONDS = env_number("ABANDON_CHECK_SECONDS", 5)
 # TCP links (CRIBBAGEBBER): lines queued before the link stops reading, silence before a link is
 # closed, how long a peer may leave written lines unread, time to log in with IM:.
 TCP_MAX_PENDING_LINES = int(env_number("TCP_MAX_PENDING_LINES", 32))
@@ -225,6 +242,8 @@ CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS = env_number("CRIBBAGEBBER_INTRO_TIMEOUT_SECO
 # connection. Autobahn's own 1 s drops a slow client (a phone, a busy bot) with a TCP reset, which
 # throws away the FatalError it had not read yet; a client library waits 10 s on its side.
 WEBSOCKET_CLOSE_TIMEOUT_SECONDS = env_number("WEBSOCKET_CLOSE_TIMEOUT_SECONDS", 10)
+# CRIBBAGEBBER (cribbage bots, seed 002) over TCP listens here; 0 turns it off.
+CRIBBAGE_PORT = int(env_number("CRIBBAGE_PORT", 7321))
 # UMP (riichi mahjong bots, seed 004) listens here beside CRIBBAGEBBER; 0 turns it off.
 UMP_PORT = int(env_number("UMP_PORT", 7322))
 # Every record written when a game ends is checked at once against a replay of the game's log

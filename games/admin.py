@@ -22,7 +22,7 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
 
-from . import lobby, services
+from . import clocks, lobby, services
 from .errors import GameError
 from .models import Action, ChatMessage, Client, Game, Seat, Status
 
@@ -119,7 +119,9 @@ REMOVE_PLAYER_TEMPLATE = engines["django"].from_string("""{% extends "admin/base
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ["id", "game_type", "mode", "status", "host", "players", "seq", "created", "started", "ended"]
+    # status reads "Adjourned" for a game stopped because its people all went away (games/abandon.py).
+    list_display = ["id", "game_type", "mode", "status", "clock", "host", "players", "seq", "created", "started",
+                    "ended"]
     list_filter = ["game_type", "status", ("created", admin.DateFieldListFilter), PlayerFilter]
     # id__exact is cast to text by the admin, so a non-numeric search term does not fail.
     search_fields = ["id__exact", "seats__user__username", "host__username"]
@@ -164,6 +166,10 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description="players")
     def players(self, game: Game) -> str:
         return ", ".join(s.user.username for s in game.seats.all())
+
+    @admin.display(description="time control")
+    def clock(self, game: Game) -> str:
+        return clocks.label(game)
 
     @admin.display(description="downloads and tools")
     def downloads(self, game: Game) -> str:

@@ -80,6 +80,17 @@ def describe_control(game: Game) -> dict[str, int] | None:
     return {"per_decision": game.time_per_decision, "bank": game.time_bank}
 
 
+def label(game: Game) -> str:
+    """The table's clock in a few words, as the lobby's cards say it (static/js/render.js,
+    ``clockLabel``): "10 min + 5 s", "90 s", "5 + 20 s" (per decision + bank), "Untimed"."""
+    if per_decision(game):
+        return f"{game.time_per_decision} + {game.time_bank} s"
+    if game.time_start is None:
+        return "Untimed"
+    start = f"{game.time_start // 60} min" if game.time_start % 60 == 0 else f"{game.time_start} s"
+    return f"{start} + {game.time_increment} s" if game.time_increment else start
+
+
 def seat_fields(game: Game) -> list[str]:
     """The ``Seat`` columns the clocks change, saved with every move of a timed game."""
     return ["clock_ms", "bank_ms"] if per_decision(game) else ["clock_ms"]

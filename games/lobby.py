@@ -35,6 +35,9 @@ MAX_CLOCK_SECONDS = 24 * 3600
 # that a spectator still sees the game being played.
 MAX_SPECTATOR_DELAY = 900
 RESERVED_RULES = frozenset({"tile_bag", "host_seat", "imported", "hand_end_ack"})
+# An adjourned game changes only by a player's return (games/abandon.py) or an abort: a forfeit
+# would make the server play a seat while play is stopped.
+ADJOURNED_REASON = "the game is adjourned (every player was away); it goes on when a player connects again"
 
 
 def setup_state(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
@@ -159,6 +162,9 @@ def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: in
     if decision is not None and (time_start is not None or time_increment):
         # One clock per table: a time bank on top of a Fischer clock would be a third kind.
         raise GameError("InvalidTimeControl", "give time_control or time_start/time_increment, not both")
+    if time_increment and time_start is None:
+        # An increment on no clock would be silently dropped: say so instead.
+        raise GameError("InvalidTimeControl", "time_increment needs time_start (an untimed game has no increment)")
     with transaction.atomic():
         game = Game.objects.create(
             game_type=game_type.key, mode=mode_id, host=user, time_start=time_start,
@@ -201,6 +207,8 @@ def leave(user: User, game_id: int) -> Game:
             raise Forbidden("NotInGame", "you are not at this table")
         if game.status == Status.ACTIVE:
             forfeit(game, seat)
+        elif game.status == Status.ADJOURNED:
+            raise Conflict("GameAdjourned", ADJOURNED_REASON)
         elif game.status != Status.SETUP:
             raise Conflict("GameNotInSetup", "the game is over")
         else:
@@ -273,6 +281,8 @@ def remove_player(game_id: int, user_id: int) -> Game:
         elif game.status == Status.SETUP:
             _remove(game, seat, {"type": "UserLeftGame", "user": user_id, "kicked": True})
             return game
+        elif game.status == Status.ADJOURNED:
+            raise Conflict("GameAdjourned", ADJOURNED_REASON)
         else:
             raise Conflict("GameNotInSetup", "the game is over")
     from .services import play_due

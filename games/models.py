@@ -23,6 +23,9 @@ class Arrangement(models.IntegerChoices):
 class Status(models.TextChoices):
     SETUP = "setup", "Being set up"
     ACTIVE = "active", "In progress"
+    # Every person at an untimed game went away: play stops until one comes back
+    # (games/abandon.py, docs/abandoned-games.md).
+    ADJOURNED = "adjourned", "Adjourned"
     FINISHED = "finished", "Finished"
     ABORTED = "aborted", "Aborted"
 
@@ -53,6 +56,10 @@ class Game(models.Model):
     # first of them runs out (indexed: the clock sweeper looks for games past their deadline).
     clock_since_ms = models.BigIntegerField(null=True, blank=True)
     deadline_ms = models.BigIntegerField(null=True, blank=True, db_index=True)
+    # When the abandon watch (games/abandon.py) first found none of the game's people connected;
+    # None while someone is. Adjourning sets it to their last move if that came later: the abort
+    # is counted from here.
+    absent_since_ms = models.BigIntegerField(null=True, blank=True)
     # Number of actions in the log; every pushed game message carries it.
     seq = models.PositiveIntegerField(default=0)
     history_size = models.PositiveIntegerField(default=0, help_text="Number of game history messages so far")

@@ -16,7 +16,7 @@ from django.db.models import Prefetch
 from accounts.models import User
 from config import channel_layers
 
-from . import db, limits, move_sql, push, services
+from . import abandon, clocks, db, limits, move_sql, push, services
 from .errors import NotFound
 from .lobby import setup_state
 from .models import Client, Game, Seat, ServerProcess, Status
@@ -82,7 +82,7 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
     """
     entered = None
     if rejoin is not None and Seat.objects.filter(
-        game_id=rejoin, user=user, game__status__in=[Status.SETUP, Status.ACTIVE]
+        game_id=rejoin, user=user, game__status__in=[Status.SETUP, Status.ACTIVE, Status.ADJOURNED]
     ).exists():
         entered = rejoin
     forget_dead_servers()
@@ -92,6 +92,9 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
         User.objects.select_for_update().filter(id=user.id).exists()
         limits.connections(Client.objects.filter(user=user).count())
         client = Client.objects.create(user=user, channel_name=channel_name, game_id=entered, server=SERVER_ID)
+    # Back, now that the connection is on record: games of theirs stopped for want of players go
+    # on, before the lists below are read (games/abandon.py).
+    abandon.returned(user)
 
     setting_up = list(
         Game.objects.filter(status=Status.SETUP)
@@ -100,7 +103,7 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
         .order_by("id")
     )
     active = list(
-        Game.objects.filter(status=Status.ACTIVE)
+        Game.objects.filter(status__in=[Status.ACTIVE, Status.ADJOURNED])
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position")))
         .order_by("id")
     )
@@ -113,6 +116,7 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
                                      "messages": history["messages"]}
         else:
             entry = {"game": game.id, "v": game.seq, "start": game.history_size, "messages": []}
+        entry["status"] = game.status  # "adjourned" while its people are all away
         if size is None:
             seats = list(game.seats.all())
             entry.update({
@@ -122,6 +126,9 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
                 "arrangement": game.arrangement,
                 "users": [s.user_id for s in seats],
                 "host": game.host_id,
+                "time_start": game.time_start,
+                "time_increment": game.time_increment,
+                "time_control": clocks.describe_control(game),
             })
         games.append(entry)
     active_ids = {g.id for g in active}

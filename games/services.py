@@ -35,6 +35,7 @@ from . import clocks, frames, limits, move_sql, push, records
 from .chat_cache import RecentChatCache
 from .engine import Engine, Event, Rejection
 from .errors import Conflict, Forbidden, GameError, NotFound
+from .lobby import ADJOURNED_REASON
 from .models import ChatMessage, Game, GameRecord, ReplayFrame, Seat, Status
 from .registry import get_game_type
 from .validation import is_encodable
@@ -508,6 +509,8 @@ def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
             if game.status != Status.ACTIVE:
                 if seat is not None and viewer_position(game, user) != seat:
                     raise Forbidden("NotYourSeat", f"you do not play seat {seat}")
+                if game.status == Status.ADJOURNED:
+                    raise Conflict("GameAdjourned", ADJOURNED_REASON)
                 raise Conflict("GameNotActive", "the game is not in progress")
             entry = _current(game)
             try:
@@ -690,18 +693,68 @@ def set_away(game_id: int, user: User, away: bool) -> bool:
     return True
 
 
-def abort(game_id: int) -> Game:
+def abort(game_id: int, *, adjourned_since: int | None = None) -> Game:
+    """End a game unfinished (staff, or an abandoned game: ``adjourned_since``, the absence the
+    abandon watch saw, aborts it only if it is still adjourned from that same absence)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(id=game_id).first()
         if game is None:
             raise NotFound("UnknownGame", f"no game {game_id}")
         if game.is_over:
             raise Conflict("GameNotActive", "the game is already over")
+        if adjourned_since is not None and (game.status != Status.ADJOURNED
+                                            or game.absent_since_ms != adjourned_since):
+            raise Conflict("GameResumed", "a player came back to the game")
         game.status = Status.ABORTED
         game.ended = timezone.now()
         game.save(update_fields=["status", "ended"])
         push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status})
     return game
+
+
+def note_absent(game_id: int, since: int) -> bool:
+    """Record that none of the game's people is connected since ``since`` (the abandon watch,
+    games/abandon.py); kept if an earlier moment is already recorded. True if recorded now."""
+    return bool(Game.objects.filter(id=game_id, status__in=[Status.ACTIVE, Status.ADJOURNED], absent_since_ms=None)
+                .update(absent_since_ms=since))
+
+
+def adjourn(game_id: int, absent_since: int, seq: int, gone_since: int) -> bool:
+    """Stop an untimed game whose people all went away (games/abandon.py decides when): moves are
+    refused (``GameAdjourned``) and nothing is played for its seats until one of them comes back
+    (``resume``). Only if nothing changed since the watch looked: the same absence and no move
+    since (``seq``). The absence is then stored as ``gone_since`` (the later of it and their last
+    move), which the abort counts from. True if it was adjourned."""
+    with engine_cache.writing(game_id), transaction.atomic():
+        game = move_sql.locked_game(game_id)
+        if (game is None or game.status != Status.ACTIVE or clocks.is_timed(game)
+                or game.absent_since_ms != absent_since or game.seq != seq):
+            return False
+        game.status = Status.ADJOURNED
+        game.absent_since_ms = gone_since
+        game.save(update_fields=["status", "absent_since_ms"])
+        push.to_lobby({"type": "GameAdjourned", "game": game.id, "status": game.status})
+    return True
+
+
+def resume(game_id: int) -> bool:
+    """One of the game's people is back: an adjourned game is in progress again, exactly where it
+    stopped, and the absence is forgotten. True if the game was adjourned."""
+    with engine_cache.writing(game_id), transaction.atomic():
+        game = move_sql.locked_game(game_id)
+        if game is None or game.status not in (Status.ACTIVE, Status.ADJOURNED):
+            return False
+        adjourned = game.status == Status.ADJOURNED
+        if not adjourned and game.absent_since_ms is None:
+            return False
+        game.status = Status.ACTIVE
+        game.absent_since_ms = None
+        game.save(update_fields=["status", "absent_since_ms"])
+        if adjourned:
+            push.to_lobby({"type": "GameResumed", "game": game.id, "status": game.status})
+    if adjourned:
+        play_due(game_id)  # a house bot's turn that was due when play stopped
+    return adjourned
 
 
 def viewer_position(game: Game, user: User | None) -> int | None:
@@ -751,7 +804,7 @@ def _reading(game: Game) -> Iterator[Replayed]:
 def _delay_cut(game: Game) -> int | None:
     """The last seq a spectator of ``game`` may see now, when the table shows its spectators the
     game late (``Game.spectator_delay``); None: everything."""
-    if not game.spectator_delay or game.status != Status.ACTIVE:
+    if not game.spectator_delay or game.status not in (Status.ACTIVE, Status.ADJOURNED):
         return None
     cutoff = now_ms() - game.spectator_delay * 1000
     return game.actions.filter(timestamp_ms__lte=cutoff).order_by("-seq").values_list("seq", flat=True).first() or 0

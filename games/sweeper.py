@@ -8,7 +8,8 @@ The sweeper runs as a task on the server's own event loop, started with the serv
 serve``, and the ASGI application's first request of any kind under plain Daphne), so a timed game
 whose players only use REST still times out: pushes made from its database thread then reach the
 channel layer through that loop, which the in-memory layer requires. The presence heartbeat
-(``games/presence.py``) runs beside it.
+(``games/presence.py``) runs beside it, and so does the abandon watch (``games/abandon.py``),
+which adjourns and aborts untimed games whose people have all gone away.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 INTERVAL_SECONDS = 0.25
 _running_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 _beating_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+_watching_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 # The event loop keeps only weak references to its tasks: these keep them alive.
 _tasks: set[asyncio.Task[None]] = set()
 
@@ -72,10 +74,27 @@ async def heartbeat(stop: asyncio.Event | None = None) -> None:
             pass
 
 
+async def watch_abandoned(stop: asyncio.Event | None = None) -> None:
+    """Adjourn, abort and resume untimed games by their people's presence (games/abandon.py)."""
+    from .abandon import check_seconds, watch
+
+    stop = stop or asyncio.Event()
+    while not stop.is_set():
+        try:
+            await db.call(watch)
+        except Exception:  # noqa: BLE001 - one bad look must not stop the next
+            log.exception("abandoned games watch failed")
+        try:
+            await asyncio.wait_for(stop.wait(), check_seconds())
+        except TimeoutError:
+            pass
+
+
 def ensure_running() -> None:
     """Start the sweeper and the presence heartbeat on the running loop, once each; the sweeper not
     when GAME_CLOCK_SWEEPER=0 (test processes that drive the clocks themselves), the heartbeat not
-    when PRESENCE_HEARTBEAT=0 (test processes, whose event loop ends with each test)."""
+    when PRESENCE_HEARTBEAT=0 (test processes, whose event loop ends with each test); the abandon
+    watch with the sweeper."""
     loop = asyncio.get_running_loop()
     if db.pooled():
         # Database threads hand their pushes to this loop and go on (games/push.py). Where the
@@ -85,3 +104,6 @@ def ensure_running() -> None:
         _start(loop, _beating_on, heartbeat())
     if os.environ.get("GAME_CLOCK_SWEEPER", "1") != "0" and loop not in _running_on:
         _start(loop, _running_on, sweep())
+    # The abandon watch goes with the clocks: a test process that drives them drives it too.
+    if os.environ.get("GAME_CLOCK_SWEEPER", "1") != "0" and loop not in _watching_on:
+        _start(loop, _watching_on, watch_abandoned())

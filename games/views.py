@@ -7,6 +7,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from . import clocks
 from .lobby import MAX_SPECTATOR_DELAY
 from .models import Arrangement, Game, Seat, Status
 from .registry import GAME_TYPES, get_game_type
@@ -40,6 +41,8 @@ def _table_summary(game: Game) -> dict[str, Any]:
         "mode_name": _mode_name(game),
         "seats": mode.seats if mode else None,
         "usernames": [seat.user.username for seat in game.seats.all()],
+        "clock": clocks.label(game),
+        "adjourned": game.status == Status.ADJOURNED,
     }
 
 
@@ -62,10 +65,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     }
     if not request.user.is_authenticated:
         seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("slot"))
-        games = (Game.objects.filter(status__in=[Status.SETUP, Status.ACTIVE])
+        games = (Game.objects.filter(status__in=[Status.SETUP, Status.ACTIVE, Status.ADJOURNED])
                  .prefetch_related(seats).order_by("-id")[:ANONYMOUS_LIST_LIMIT])
         context["setting_up"] = [_table_summary(g) for g in games if g.status == Status.SETUP]
-        context["in_progress"] = [_table_summary(g) for g in games if g.status == Status.ACTIVE]
+        context["in_progress"] = [_table_summary(g) for g in games if g.status != Status.SETUP]
     return render(request, "games/lobby.html", context)
 
 
@@ -110,6 +113,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "players": players,
         "type_name": config["game_type_name"],
         "mode_name": config["mode_name"],
+        "clock_label": clocks.label(game),  # under the title: the table's time control
     })
 
 

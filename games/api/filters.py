@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import django_filters
+from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django_filters.fields import IsoDateTimeField
 
+from games import archive
 from games.models import Game, Status
 from games.registry import GAME_TYPES
 
@@ -15,18 +19,6 @@ from games.registry import GAME_TYPES
 def game_type_choices() -> list[tuple[str, str]]:
     # Read per request rather than frozen at import, so the filter always matches the registry.
     return [(key, gt.name) for key, gt in GAME_TYPES.items()]
-
-
-class GameFilter(django_filters.FilterSet):
-    game_type = django_filters.ChoiceFilter(choices=game_type_choices)
-    status = django_filters.ChoiceFilter(choices=Status.choices)
-    player = django_filters.CharFilter(
-        field_name="seats__user__username", help_text="Only games where this username has (or had) a seat"
-    )
-
-    class Meta:
-        model = Game
-        fields = ["game_type", "status", "player"]
 
 
 class _UtcDateTimeField(IsoDateTimeField):
@@ -44,6 +36,41 @@ class _UtcDateTimeField(IsoDateTimeField):
 
 class UtcIsoDateTimeFilter(django_filters.IsoDateTimeFilter):
     field_class = _UtcDateTimeField
+
+
+class GameFilterForm(forms.Form):
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("result") in (archive.WON, archive.LOST) and not data.get("player"):
+            raise ValidationError({"result": "won and lost need a player"}, code="invalid")
+        return data
+
+
+class GameFilter(django_filters.FilterSet):
+    game_type = django_filters.ChoiceFilter(choices=game_type_choices)
+    status = django_filters.ChoiceFilter(choices=Status.choices)
+    player = django_filters.CharFilter(
+        field_name="seats__user__username", help_text="Only games where this username has (or had) a seat"
+    )
+    ended_after = UtcIsoDateTimeFilter(
+        field_name="ended", lookup_expr="gte", help_text="Games that ended at or after (ISO 8601)"
+    )
+    ended_before = UtcIsoDateTimeFilter(
+        field_name="ended", lookup_expr="lt", help_text="Games that ended before (ISO 8601)"
+    )
+    result = django_filters.ChoiceFilter(
+        choices=[(r, r) for r in archive.RESULTS], method="filter_result",
+        help_text="won / lost: finished games the player (needed) won / did not win (first place, or their "
+                  "team's, from the game's result); aborted: aborted games",
+    )
+
+    class Meta:
+        model = Game
+        fields = ["game_type", "status", "player", "ended_after", "ended_before", "result"]
+        form = GameFilterForm
+
+    def filter_result(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
+        return archive.by_result(queryset, self.form.cleaned_data.get("player"), value)
 
 
 class ExportFilter(GameFilter):

@@ -2,11 +2,13 @@
 
 from django.urls import path
 
-from . import export, lobby_views, play_views, review_views, views
+from . import archive_views, export, lobby_views, play_views, preferences_views, review_views, views
 
 urlpatterns = [
     path("game-types/", views.GameTypesView.as_view(), name="api-game-types"),
     path("me/", views.MeView.as_view(), name="api-me"),
+    path("me/preferences/", preferences_views.PreferencesView.as_view(), name="api-me-preferences"),
+    path("players/<str:username>/", archive_views.PlayerView.as_view(), name="api-player"),
     path("games/", views.GameListView.as_view(), name="api-games"),
     # Before the <game_id> routes, as a literal segment must win over a parameter.
     path("games/export/", export.ExportView.as_view(), name="api-games-export"),

@@ -10,6 +10,7 @@ import { LobbySocket, describeStatus } from "./socket.js";
 import { createChat } from "./chat.js";
 import { teamName } from "./render.js";
 import { loadRenderer } from "./games/registry.js";
+import { createTurnSignal } from "./turn_signal.js";
 
 const config = readJson("game-config", {});
 const gameId = config.game;
@@ -230,6 +231,14 @@ function handle(msg) {
         requestResync(true);
       }
       break;
+    case "GameAdjourned":
+    case "GameResumed":
+      if (mine) {
+        state.status = msg.status;
+        // Back in play: the legal actions the page holds may be stale; fetch the current picture.
+        if (msg.status === "active") requestResync();
+      }
+      break;
     case "PlayerForfeited":
       if (mine) {
         const player = state.players.find((p) => p.user === msg.user);
@@ -252,7 +261,7 @@ function handle(msg) {
       if (msg.request === "Resync" || msg.request === "Enter game") state.resync.inFlight = false;
       toast(msg.reason, { kind: "error", title: msg.request ? `${msg.request} refused` : msg.code });
       // The page's picture of the game was out of date: fetch the current one.
-      if (["StaleAction", "DuplicateAction", "NotYourTurn", "IllegalAction", "GameNotActive"].includes(msg.code)) {
+      if (["StaleAction", "DuplicateAction", "NotYourTurn", "IllegalAction", "GameNotActive", "GameAdjourned"].includes(msg.code)) {
         requestResync();
       }
       break;
@@ -267,7 +276,7 @@ function handle(msg) {
 
 // ---------------------------------------------------------------- rendering
 
-const STATUS_TEXT = { setup: "Being set up", active: "In progress", finished: "Finished", aborted: "Aborted" };
+const STATUS_TEXT = { setup: "Being set up", active: "In progress", adjourned: "Adjourned", finished: "Finished", aborted: "Aborted" };
 
 function statusText() {
   if (state.status === "active" && state.justStarted) return "Game started";
@@ -327,6 +336,7 @@ function renderTurn() {
   let text;
   let mine = false;
   if (state.status === "setup") text = "Waiting for the table to fill up and accept.";
+  else if (state.status === "adjourned") text = "Adjourned: every player went away. It goes on when one of them comes back.";
   else if (state.status !== "active") text = statusText() === "Aborted" ? "The game was aborted." : "The game is over.";
   else if (!state.toAct.length) text = state.v === null ? "Loading the table…" : "Nobody to act.";
   else {
@@ -394,6 +404,10 @@ const repaint = scheduler(() => {
   els.result.hidden = !state.result || state.status === "active";
   renderLog();
   runAutoAction(ctx);
+  // After the auto action: a decision the page answered by itself is no turn to call anyone to.
+  // A player who left is not waited for: the server plays their seat.
+  turnSignal.update(seated && state.status === "active" && state.position !== null
+    && state.toAct.includes(state.position) && !state.busy);
 });
 
 // A renderer may answer a decision itself (autoAction(ctx) -> [type, params] or null): a move that
@@ -420,6 +434,13 @@ if (els.leave) {
     }
   });
 }
+
+// Tells a player whose tab is in the background that the game waits for them (turn_signal.js).
+const turnSignal = createTurnSignal({
+  label: `${config.game_type_name} #${config.display_number}`,
+  menu: document.getElementById("turn-signals"),
+  preferences: readJson("turn-signal-preferences", null),
+});
 
 // Anonymous visitors get no chat box (and no socket, below): the page just draws what the server rendered.
 const chatRoot = document.getElementById("game-chat");

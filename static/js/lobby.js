@@ -137,6 +137,9 @@ function onGameStarted(msg) {
     game_type: setup?.game_type ?? "",
     mode: setup?.mode,
     host: setup?.host,
+    status: "active",
+    // The clock, as the table was set up with it (the lobby's row shows it).
+    ...(setup ? { time_start: setup.time_start, time_increment: setup.time_increment, time_control: setup.time_control } : {}),
     users: msg.players.map((p) => p.user),
     players: msg.players,
     v: 0,
@@ -191,6 +194,13 @@ function handle(msg) {
       state.setups.delete(msg.game);
       state.games.delete(msg.game);
       break;
+    case "GameAdjourned":
+    case "GameResumed": {
+      // Every player went away (or one came back): the row says so (docs/abandoned-games.md).
+      const game = state.games.get(msg.game);
+      if (game) game.status = msg.status;
+      break;
+    }
     case "PlayerForfeited": {
       const player = state.games.get(msg.game)?.players?.find((p) => p.user === msg.user);
       if (player) player.forfeited = true;
@@ -306,7 +316,8 @@ function fillModes() {
       `${m.name} (${m.seats} seat${m.seats === 1 ? "" : "s"})`)));
   fillArrangements();
   for (const fieldset of document.querySelectorAll(".create-rules")) {
-    fieldset.hidden = fieldset.dataset.gameType !== els.createType.value;
+    // data-game-type may name several games (the Fischer clock: "acquire cribbage").
+    fieldset.hidden = !fieldset.dataset.gameType.split(" ").includes(els.createType.value);
     // A hidden game's inputs must not hold up the form with their own min/max checks.
     fieldset.disabled = fieldset.hidden;
   }
@@ -364,6 +375,21 @@ function chosenTimeControl() {
   return { per_decision: Number(perDecision), bank: bank ? Number(bank) : 0 };
 }
 
+// The Fischer clock (Acquire, cribbage): {time_start, time_increment} in seconds, or null when the
+// minutes are empty. An increment without minutes still goes, for the server to refuse with its
+// reason, rather than being dropped unseen.
+function chosenClock() {
+  const fieldset = document.querySelector(`.create-clock[data-game-type~="${els.createType.value}"]`);
+  if (!fieldset) return null;
+  const minutes = fieldset.querySelector('[data-time="start_minutes"]').value.trim();
+  const increment = fieldset.querySelector('[data-time="increment"]').value.trim();
+  if (!minutes && !increment) return null;
+  const clock = {};
+  if (minutes) clock.time_start = Math.round(Number(minutes) * 60);
+  if (increment) clock.time_increment = Number(increment);
+  return clock;
+}
+
 function wireCreateForm() {
   els.createType.addEventListener("change", fillModes);
   els.createMode.addEventListener("change", fillArrangements);
@@ -375,6 +401,7 @@ function wireCreateForm() {
     if (Object.keys(rules).length) message.rules = rules;
     const timeControl = chosenTimeControl();
     if (timeControl) message.time_control = timeControl;
+    Object.assign(message, chosenClock());
     // Seconds the table's spectators see it late, so nobody watching can coach a player.
     const delay = chosenFieldset()?.querySelector("[data-spectator-delay]")?.value.trim();
     if (delay) message.spectator_delay = Number(delay);

@@ -65,7 +65,8 @@ function teamLegend(count) {
   return h("p", { class: "team-legend", "aria-hidden": "true" }, teams);
 }
 
-/** The table's clock in a few characters: "5 + 20 s" (per decision + bank), "10 min + 5 s", or null. */
+/** The table's clock in a few characters: "5 + 20 s" (per decision + bank), "10 min + 5 s", or null
+ * (untimed). The server says it the same way (games/clocks.py, ``label``). */
 export function clockLabel(setup) {
   const control = setup.time_control;
   if (control) return `${control.per_decision} + ${control.bank} s`;
@@ -196,10 +197,8 @@ export function setupCard(setup, ctx) {
             title: setup.rules && Object.keys(setup.rules).length ? JSON.stringify(setup.rules) : "Majiang's defaults" },
           riichiRulesLabel(setup, ctx.riichiPresets))
           : null,
-        clockLabel(setup)
-          ? h("span", { class: "badge badge--soft", dataset: { testid: "table-clock" }, title: "Time control" },
-            clockLabel(setup))
-          : null,
+        h("span", { class: "badge badge--soft", dataset: { testid: "table-clock" }, title: "Time control" },
+          clockLabel(setup) || "Untimed"),
         setup.spectator_delay
           ? h("span", { class: "badge badge--soft", dataset: { testid: "table-spectator-delay" },
             title: "Spectators see this game late, so nobody watching can coach a player" },
@@ -217,16 +216,32 @@ export function setupCard(setup, ctx) {
 export function activeGameRow(game, ctx) {
   const { me, gameTypes, usernames } = ctx;
   const players = (game.players || game.users.map((user) => ({ user })))
-    .map((p) => ({ ...p, username: p.username || usernames.get(p.user) || `user ${p.user}` }));
+    .map((p) => {
+      const username = p.username || usernames.get(p.user);
+      return { ...p, username: username || `user ${p.user}`, known: Boolean(username) };
+    });
   const mine = players.some((p) => p.user === me);
   const title = `${typeName(gameTypes, game.game_type)} #${game.display_number ?? game.game}`;
   return h("li", { class: ["game-row", mine && "game-row--mine"], dataset: { testid: "active-game", game: game.game } },
     h("div", { class: "game-row__main" },
       h("a", { class: "game-row__title", href: `/games/${game.game}/` }, title),
-      h("span", { class: "badge badge--soft" }, modeName(gameTypes, game.game_type, game.mode))),
+      h("span", { class: "badge badge--soft" }, modeName(gameTypes, game.game_type, game.mode)),
+      // A game the page learnt of from GameStarted alone has no clock fields yet: no badge then.
+      "time_start" in game
+        ? h("span", { class: "badge badge--soft", title: "Time control", dataset: { testid: "game-clock" } },
+          clockLabel(game) || "Untimed")
+        : null,
+      game.status === "adjourned"
+        ? h("span", { class: "badge badge--adjourned", dataset: { testid: "game-adjourned" },
+          title: "Every player went away; it goes on when one comes back" }, "Adjourned")
+        : null),
     h("div", { class: "game-row__players" },
       players.map((p, i) => [i ? h("span", { class: "sep", "aria-hidden": "true" }, " · ") : null,
-        h("span", { class: ["player-chip", p.forfeited && "player-chip--gone"] }, p.username)])),
+        // A name the page knows links to the player's page (/players/<username>/).
+        p.known
+          ? h("a", { class: ["player-chip", p.forfeited && "player-chip--gone"], href: `/players/${encodeURIComponent(p.username)}/` },
+            p.username)
+          : h("span", { class: ["player-chip", p.forfeited && "player-chip--gone"] }, p.username)])),
     h("div", { class: "game-row__meta" },
       h("span", { class: "muted" }, `${game.v || 0} action${game.v === 1 ? "" : "s"} played`),
       h("a", { class: ["btn", "btn--small", mine ? "btn--brass" : "btn--ghost"], href: `/games/${game.game}/` },

@@ -369,7 +369,7 @@ async function start() {
     return;
   }
   game = await GAMES[config.game_type]();
-  if (config.status === "setup" || config.status === "active") {
+  if (config.status === "setup" || config.status === "active" || config.status === "adjourned") {
     say(config.status === "setup"
       ? "This game has not started yet, so there is nothing to replay."
       : "This game is still in progress. Its replay opens once it is over, when every tile can be shown.",

@@ -160,13 +160,14 @@ def test_acquire_full_game(live_server_url, browser, artifacts):
             if not shot_table and page.locator('[data-testid="board-chain-label"]').count() >= 2:
                 snap(page, artifacts / "acquire-table.png")
                 shot_table = True
-        # The dialogs as the player sees them: the panel rides along the bottom of the window.
+        # The dialogs as the player sees them, in the panel docked under the rack.
         shoot = None
         if action in ("PurchaseShares", "DisposeOfShares", "SelectNewChain") and action not in shot_dialogs:
             shot_dialogs.add(action)
 
             def shoot(action=action):
-                page.evaluate("window.scrollTo(0, 0)")
+                # The panel is in the page's flow, under the rack: bring it to the bottom of the window.
+                page.get_by_test_id("acquire-dialog").evaluate("(el) => el.scrollIntoView({block: 'end'})")
                 page.screenshot(path=str(artifacts / f"acquire-{action}.png"), animations="disabled")
 
             if action == "SelectNewChain":

@@ -23,7 +23,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1", help="address to bind both servers to")
         parser.add_argument("--port", type=int, default=8000, help="HTTP/WebSocket port")
-        parser.add_argument("--cribbage-port", type=int, default=7321,
+        parser.add_argument("--cribbage-port", type=int, default=settings.CRIBBAGE_PORT,
                             help="CRIBBAGEBBER TCP port (one line per \\n); 0 disables it")
         parser.add_argument("--ump-port", type=int, default=settings.UMP_PORT,
                             help="UMP TCP port (riichi mahjong bots, lines end CR+LF); 0 disables it")
@@ -47,6 +47,8 @@ class Command(BaseCommand):
 
         host, port = options["host"], options["port"]
         line_ports = ((CRIBBAGEBBER, options["cribbage_port"]), (UMP, options["ump_port"]), (MMJ, options["mmj_port"]))
+        # The token page tells bots these ports (accounts/views.py): say the ones served here.
+        settings.CRIBBAGE_PORT, settings.UMP_PORT, settings.MMJ_PORT = (port for _, port in line_ports)
         verbosity = options["verbosity"]
         server = Server(
             application=guarantee_single_callable(application),

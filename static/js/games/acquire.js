@@ -34,6 +34,27 @@ function finalScores(ctx) {
   return scores;
 }
 
+// The game page's decision panel (buying shares, mergers) is docked in the table, under the rack
+// and beside the players: part of the layout rather than an overlay, so it never covers the board
+// or the rack it is about, on a phone as on a desktop. ``home`` marks where the page put it, so a
+// table drawn without a view (before the first Snapshot) gives it back.
+let home = null;
+
+function dockActions(dock) {
+  const panel = document.querySelector(".action-panel");
+  if (!panel) return;  // the replay page has none
+  if (home === null) {
+    home = document.createComment("the action panel is docked in the Acquire table");
+    panel.before(home);
+  }
+  // Moving a node blurs what is focused inside it: give the focus back.
+  const focused = panel.contains(document.activeElement) ? document.activeElement : null;
+  if (dock) dock.append(panel);
+  else home.after(panel);
+  panel.classList.toggle("action-panel--docked", Boolean(dock));
+  if (focused && focused.isConnected) focused.focus({ preventScroll: true });
+}
+
 function legalTiles(ctx) {
   const entry = ctx.state.legal.find((e) => e.type === "PlayTile");
   return new Set(entry && ctx.state.status === "active" ? entry.tiles : []);
@@ -51,10 +72,11 @@ export default {
   renderBoard(el, ctx) {
     const view = ctx.state.view;
     if (!view || !Array.isArray(view.board)) {
+      dockActions(null);
       generic.renderBoard(el, ctx);
       return;
     }
-    el.replaceChildren(renderTable(view, {
+    const table = renderTable(view, {
       who: whoFor(ctx),
       position: ctx.position,
       toAct: ctx.state.status === "active" ? ctx.state.toAct : [],
@@ -66,7 +88,10 @@ export default {
       racks: Array.isArray(view.racks),
       lastTile: lastPlayedTile(ctx.state.history),
       final: finalScores(ctx),
-    }));
+    });
+    const dock = table.querySelector(".acq-dock");
+    dockActions(dock);
+    el.replaceChildren(table);
   },
 
   renderActions(el, ctx) {

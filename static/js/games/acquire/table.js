@@ -112,8 +112,9 @@ function renderBoard(view, opts) {
     };
     const name = h("span", { class: "acq-cell__name" }, tileName(tile));
     if (canPlay) {
-      children.push(h("button", { ...attrs, type: "button", "aria-label": `Play ${tileName(tile)}`,
-        onclick: () => opts.onPlay(tile) }, name));
+      // Named by its visible text first ("5C, play here"), so speech input can say what it reads.
+      children.push(h("button", { ...attrs, type: "button", onclick: () => opts.onPlay(tile) },
+        name, h("span", { class: "visually-hidden" }, ", play here")));
     } else {
       children.push(h("span", { ...attrs, "aria-label": cellLabel(tile, content), role: "img" }, name));
     }
@@ -142,7 +143,8 @@ export function rackTile(entry, view, opts, root) {
   };
   const body = [
     h("span", { class: "acq-tile__name" }, entry.name),
-    opts.small ? null : h("span", { class: "acq-tile__status" }, STATUS_SHORT[entry.status] || entry.status),
+    // The badge repeats what the line under it says: heard once, from that line.
+    opts.small ? null : h("span", { class: "acq-tile__status", "aria-hidden": "true" }, STATUS_SHORT[entry.status] || entry.status),
     opts.small ? null : h("span", { class: "acq-tile__what" }, what),
   ];
   // Hovering (or focusing) a rack tile lights up its cell on the board.
@@ -151,11 +153,12 @@ export function rackTile(entry, view, opts, root) {
     if (cell) cell.classList.toggle("acq-cell--hover", on);
   };
   const events = { onmouseenter: () => light(true), onmouseleave: () => light(false), onfocus: () => light(true), onblur: () => light(false) };
+  // Named by their text ("7A founds a chain"), not by an aria-label that would differ from what is seen.
   if (legal) {
-    return h("button", { ...attrs, ...events, type: "button", "aria-label": `Play ${entry.name} (${what})`,
-      onclick: () => opts.onPlay(entry.tile) }, body);
+    return h("button", { ...attrs, ...events, type: "button", onclick: () => opts.onPlay(entry.tile) },
+      h("span", { class: "visually-hidden" }, "Play "), body);
   }
-  return h("span", { ...attrs, ...events, tabindex: "0", "aria-label": `${entry.name}: ${what}` }, body);
+  return h("span", { ...attrs, ...events, tabindex: "0" }, body);
 }
 
 function renderRack(view, opts, root) {
@@ -275,7 +278,9 @@ export function renderTable(view, opts) {
   const root = h("div", { class: "acq", dataset: { testid: "acquire-table" } });
   root.append(
     h("div", { class: "acq-main" },
-      h("div", { class: "acq-left" }, renderBoard(view, full), full.showRack ? renderRack(view, full, root) : null),
+      h("div", { class: "acq-left" }, renderBoard(view, full), full.showRack ? renderRack(view, full, root) : null,
+        // Where the game page docks its decision panel (games/acquire.js); empty on the replay page.
+        h("div", { class: "acq-dock" })),
       renderPlayers(view, full, root)),
     renderMarket(view, full));
   if (full.clocks) startClockTicker();

@@ -136,8 +136,11 @@ export function cardEl(card, opts = {}) {
       selected: opts.selected ? "true" : null, legal: opts.legal ? "true" : null },
   };
   if (opts.onclick) {
-    return h("button", { ...attrs, type: "button", disabled: opts.disabled, "aria-label": label,
-      "aria-pressed": opts.pressable ? (opts.selected ? "true" : "false") : null, onclick: opts.onclick }, svg);
+    // Named by hidden text rather than aria-label: a name that replaced the drawn corners' "2"
+    // would not contain what is seen, which speech input relies on (WCAG 2.5.3).
+    return h("button", { ...attrs, type: "button", disabled: opts.disabled,
+      "aria-pressed": opts.pressable ? (opts.selected ? "true" : "false") : null, onclick: opts.onclick },
+    svg, h("span", { class: "visually-hidden" }, label));
   }
   return h("span", { ...attrs, role: "img", "aria-label": label }, svg);
 }

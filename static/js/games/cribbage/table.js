@@ -329,7 +329,7 @@ function myHand(view, opts, root) {
       const ready = chosen.length === max;
       bar = h("div", { class: "crib-bar", dataset: { testid: "discard-bar" } },
         h("span", { class: "crib-bar__slots", dataset: { testid: "discard-picks" } },
-          Array.from({ length: max }, (_, i) => (chosen[i] ? cardEl(chosen[i], { size: "tiny" }) : h("span", { class: "crib-slot", "aria-label": "empty slot" })))),
+          Array.from({ length: max }, (_, i) => (chosen[i] ? cardEl(chosen[i], { size: "tiny" }) : h("span", { class: "crib-slot", role: "img", "aria-label": "empty slot" })))),
         h("button", { type: "button", class: "btn btn--brass", disabled: cfg.busy || !ready,
           dataset: { testid: "discard-button", action: "discard", key: "discard" },
           onclick: () => {

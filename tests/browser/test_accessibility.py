@@ -1,0 +1,139 @@
+"""axe-core on every kind of page: none may have a "serious" or "critical" violation.
+
+axe-core is pinned in tests/js/package-lock.json and installed by `make test` (`make axe`); the
+test injects node_modules/axe-core/axe.min.js from there, never from a CDN. Injecting a script
+into a page needs the page's Content-Security-Policy bypassed, in this test's browser context only.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import NoReverseMatch, reverse
+
+from .pages import TIMEOUT_MS, server_database, sign_up
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).resolve().parents[1] / "js" / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = ("serious", "critical")
+
+_RUN_AXE = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 6).map((n) => `${n.target.join(" ")} :: ${n.failureSummary.split("\\n")[1] || ""}`),
+  }));
+}"""
+
+
+@pytest.fixture
+def server(monkeypatch, request):
+    """The served project, riichi's floor after each discard short so the bots reach us quickly."""
+    monkeypatch.setenv("CALL_FLOOR_MS", "50")
+    return request.getfixturevalue("live_server_url")
+
+
+def optional_url(name: str, *args: str) -> str | None:
+    """Pages other parts of the project may not have yet: checked when their URL names exist."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def make_games(host, monkeypatch) -> dict[str, int]:
+    """A table being set up and a game in progress (the host against house bots) of each type,
+    and a finished bot game for the replay page: made in this process, on the database the server
+    child reads."""
+    from games import lobby
+    from games.engine import Mode
+    from games.management.commands.playbots import bot_users, load_bot, play_table
+
+    # Fixed deals and seating: the bots then play the same moves (their choices are seeded by the
+    # game's seed), so every run checks the same pages.
+    monkeypatch.setattr(lobby.secrets, "randbits", lambda bits: 20261127)
+    monkeypatch.setattr(lobby, "_random", random.Random(5))
+    seats = {"acquire": 2, "cribbage": 2, "riichi": 4}
+    games: dict[str, int] = {}
+    for game_type, count in seats.items():
+        games[f"{game_type}-setup"] = lobby.create_table(host, game_type, count).id
+        playing = lobby.create_table(host, game_type, count)
+        for _ in range(count - 1):
+            lobby.add_bot(host, playing.id)
+        lobby.accept(host, playing.id)
+        games[f"{game_type}-active"] = playing.id
+    played = play_table("acquire", Mode(2, "Singles 2", 2), bot_users("acquire", 2), load_bot("acquire"),
+                        random.Random(3))
+    games["acquire-finished"] = played.game.id
+    return games
+
+
+# What shows that a page has drawn itself (the live pages are built by their scripts).
+LIVE = '[data-testid="connection-status"][data-state="online"]'
+ACTIVE_READY = {
+    "acquire": '[data-testid="acquire-dialog"]',
+    "cribbage": '[data-testid="discard-bar"]',
+    # The person's own discard, or a call (or a win) offered on someone else's.
+    "riichi": '[data-testid="hand-tile"][data-legal="true"], [data-testid="riichi-bar"] [data-testid="action-button"]',
+}
+
+
+def violations(page, url: str, ready: str | None = None) -> list[dict]:
+    page.goto(url)
+    if ready:
+        page.wait_for_selector(ready)
+    page.add_script_tag(path=str(AXE))
+    return [v for v in page.evaluate(_RUN_AXE) if v["impact"] in SERIOUS]
+
+
+def test_no_serious_violations_on_any_page(server, browser, artifacts, monkeypatch):
+    assert AXE.is_file(), f"no {AXE}: run `make axe` (part of `make test`), which installs the pinned axe-core"
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True, reduced_motion="reduce")
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+
+    found: dict[str, list[dict]] = {}
+
+    def check(label: str, path: str, ready: str | None = None) -> None:
+        found[label] = violations(page, server + path, ready)
+
+    # Logged out.
+    check("lobby, logged out", "/")
+    check("log-in page", "/accounts/login/")
+    check("sign-up page", "/accounts/signup/")
+    check("404 page", "/no-such-page/")
+    check("API docs", "/api/docs/", ".swagger-ui .info")
+    redoc = optional_url("api-redoc")
+    if redoc is not None:
+        check("ReDoc", redoc, "h1")
+
+    # Logged in: signed up through the form, then made an administrator so the admin's pages open.
+    sign_up(page, server, "ada")
+    with server_database():
+        ada = get_user_model().objects.get(username="ada")
+        ada.is_staff = ada.is_superuser = True
+        ada.save(update_fields=["is_staff", "is_superuser"])
+        games = make_games(ada, monkeypatch)
+    check("lobby, logged in", "/", LIVE)
+    check("token page", "/accounts/token/")
+    for game_type in ("acquire", "cribbage", "riichi"):
+        check(f"{game_type}, being set up", f"/games/{games[f'{game_type}-setup']}/", LIVE)
+        check(f"{game_type}, in progress", f"/games/{games[f'{game_type}-active']}/", ACTIVE_READY[game_type])
+    check("acquire replay", f"/games/{games['acquire-finished']}/replay/", '[data-testid="acquire-table"]')
+    check("admin index", "/admin/")
+    check("admin change page", f"/admin/accounts/user/{ada.pk}/change/")
+    for label, path in (("games list", optional_url("games-list")), ("player page", optional_url("player", "ada"))):
+        if path is not None:
+            check(label, path)
+
+    page.screenshot(path=str(artifacts / "accessibility-last.png"))
+    context.close()
+    bad = {label: v for label, v in found.items() if v}
+    assert bad == {}, "\n".join(f"{label}: {v}" for label, vs in bad.items() for v in vs)
+    assert errors == []
