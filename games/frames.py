@@ -49,16 +49,21 @@ def diff(old: Any, new: Any) -> Patch:
         return None
     if isinstance(new, dict):
         changed = {}
+        present = 0  # how many of old's keys new has: if all, none was removed
         for key, value in new.items():
-            name = _key(key)
+            name = str(key) if type(key) is int else key  # JSON's keys are strings
             if name not in old:
                 changed[name] = ["=", value]
-            elif type(was := old[name]) is type(value) and was == value:
+                continue
+            present += 1
+            if type(was := old[name]) is type(value) and was == value:
                 continue  # the usual case, decided without a call
-            elif (change := diff(was, value)) is not None:
+            if (change := diff(was, value)) is not None:
                 changed[name] = change
-        names = {_key(key) for key in new}
-        removed = [name for name in old if name not in names]
+        removed = []
+        if present < len(old):
+            names = {_key(key) for key in new}
+            removed = [name for name in old if name not in names]
         return ["{", changed, removed] if changed or removed else None
     if isinstance(new, (list, tuple)):
         # The C comparison first: one Python call per item only where it fails (tuples, int keys).
