@@ -37,7 +37,7 @@ def _kind(value: Any) -> type:
 
 def _key(key: Any) -> Any:
     # JSON's keys are strings: an engine's int key and the string it becomes are the same key.
-    return str(key) if isinstance(key, int) and not isinstance(key, bool) else key
+    return str(key) if type(key) is int else key
 
 
 def diff(old: Any, new: Any) -> Patch:
@@ -51,7 +51,7 @@ def diff(old: Any, new: Any) -> Patch:
         changed = {}
         present = 0  # how many of old's keys new has: if all, none was removed
         for key, value in new.items():
-            name = str(key) if type(key) is int else key  # JSON's keys are strings
+            name = _key(key)
             if name not in old:
                 changed[name] = ["=", value]
                 continue

@@ -85,9 +85,14 @@ def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, ump: bool
         wait_for_port(http_port, process, log)
         yield Served(http_port, tcp_port, setup.stdout, process, log, ump_port, mmj_port)
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        stop(process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Ask a child process to end, and kill it if it has not within 10 s."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from games.acquire.bot import choose
+from tests.served import stop
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .pages import PASSWORD, TIMEOUT_MS, VIEWPORT, server_database, snap
@@ -158,12 +159,7 @@ def tabs(monkeypatch):
             finally:
                 browser.close()
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        stop(process)
         # A helper process left behind would go on writing into the profile removed below.
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
