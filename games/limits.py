@@ -77,6 +77,13 @@ class Bucket:
             return 0.0
         return (1 - self.tokens) / self.rate
 
+    def credit(self, frames: int = 1) -> None:
+        """The server sent ``frames`` that each want an answer (Majiang's protocol answers every
+        message): their answers are paid for in advance, up to ``burst``. A client that answers at
+        the server's pace (three house bots play as fast as it replies) is never refused for it;
+        only what it sends unasked counts against the rate."""
+        self.tokens = min(self.burst, self.tokens + frames)
+
 
 def connections(open_now: int) -> None:
     """A user opening one more connection while ``open_now`` are open."""

@@ -134,6 +134,7 @@ class MajiangConsumer(SeatConsumer):
         pass  # kaiju says it
 
     async def frames(self, frames: list[dict[str, Any]], timer: list[int] | None) -> None:
+        self.frames_allowed.credit(len(frames))  # each is answered
         for item in frames:
             await self.send_json(item)
 

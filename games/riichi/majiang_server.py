@@ -357,6 +357,7 @@ class Session:
         await self.emit("START")
 
     async def frames(self, frames: list[dict[str, Any]], timer: list[int] | None) -> None:
+        self.frames_allowed.credit(len(frames))  # each is answered
         for frame in frames:
             await self.emit("GAME", codec.server_message(frame, timer))
 

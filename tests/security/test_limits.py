@@ -214,3 +214,15 @@ async def test_password_hashing_does_not_stall_other_clients(clients, make_user,
     await guessing
     assert samples, "the guesses ended before a round trip could be measured"
     assert max(samples) < ROUND_TRIP_BOUND, (samples, time.monotonic() - started)
+
+
+def test_answers_to_the_servers_frames_are_paid_for_up_to_the_burst():
+    from games.limits import Bucket
+
+    bucket = Bucket(rate=0.001, burst=2)  # next to no refill: only credit gives tokens back
+    assert bucket.take() == 0 and bucket.take() == 0
+    assert bucket.take() > 0  # a third unasked frame is refused
+    bucket.credit()  # the server asked one question: its answer goes through
+    assert bucket.take() == 0 and bucket.take() > 0
+    bucket.credit(50)  # many questions bank no more than the burst
+    assert bucket.take() == 0 and bucket.take() == 0 and bucket.take() > 0
