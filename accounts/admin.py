@@ -4,6 +4,7 @@ from rest_framework.authtoken.models import TokenProxy
 
 from .forms import AdminLoginForm
 from .models import ApiToken, User
+from .views import throttled
 
 
 @admin.register(User)
@@ -46,5 +47,8 @@ class ApiTokenAdmin(admin.ModelAdmin):
         return False
 
 
-# The admin's log-in says so when the account is locked out, as the site's does.
+# The admin's log-in says so when the account is locked out or the address throttled, and answers
+# 429 then, as the site's does. Set before the admin's URLs are made (config/urls.py), which take
+# the view from this attribute.
 admin.site.login_form = AdminLoginForm
+admin.site.login = throttled(admin.site.login)

@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from . import tokens  # noqa: F401 - connects the revocation signal
+        from . import sessions, tokens  # noqa: F401 - connect the log-out and revocation signals

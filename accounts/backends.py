@@ -1,5 +1,6 @@
-"""Password log-in with a lock-out, for every place a password is checked: the log-in form, the
-admin's, and the bot WebSocket's ``Login`` (all call ``django.contrib.auth.authenticate``)."""
+"""Password log-in with the log-in limits (accounts/login_limits.py), for every place a password is
+checked: the log-in form, the admin's, and the WebSocket and UMP log-ins (all call
+``django.contrib.auth.authenticate``; the ASGI ones pass the client's ``address``)."""
 
 from __future__ import annotations
 
@@ -9,23 +10,26 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from games import limits
+from games.errors import GameError
 
+from . import login_limits
 from .models import User
 
 
 class LockoutBackend(ModelBackend):
     def authenticate(self, request: HttpRequest | None, username: str | None = None, password: str | None = None,
-                     **kwargs: Any) -> User | None:
+                     address: str | None = None, **kwargs: Any) -> User | None:
+        """``address``: the client's (``login_limits.scope_address``) when there is no request."""
         if username is None or password is None:
             return None
-        if limits.login_locked(username):
+        if address is None:
+            address = login_limits.request_address(request)
+        try:
+            counted = login_limits.begin_password(address, username)
+        except GameError as refused:
             # PermissionDenied, not None: Django then tries no other backend. The password is not
-            # even checked, so a locked account tells an attacker nothing about a guess.
-            raise PermissionDenied("too many failed log-ins")
+            # even hashed, so a refused guess costs nothing and tells an attacker nothing.
+            raise PermissionDenied(refused.reason) from None
         user = super().authenticate(request, username=username, password=password, **kwargs)
-        if user is None:
-            limits.login_failed(username)
-        else:
-            limits.login_succeeded(username)
+        login_limits.end_password(address, username, user is not None, counted)
         return user

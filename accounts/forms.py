@@ -2,8 +2,7 @@ from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
-from games import limits
-
+from . import login_limits
 from .models import User
 
 
@@ -14,16 +13,25 @@ class SignUpForm(UserCreationForm):
 
 
 class LockoutMessage:
-    """Say plainly that the account is locked (the backend refuses it either way), rather than
-    the usual "wrong username or password", which would send a person guessing again."""
+    """Say plainly why a log-in is refused before any password is checked (the backend refuses it
+    either way), rather than the usual "wrong username or password", which would send a person
+    guessing again. ``retry_after`` is then set: the view answers 429 (``accounts.views.throttled``)."""
+
+    retry_after: int | None = None
 
     def clean(self) -> dict:
         username = self.cleaned_data.get("username")
-        locked = limits.login_locked(username) if username else None
-        if locked:
+        refused = login_limits.refusal(login_limits.request_address(self.request), username or None)
+        if isinstance(refused, login_limits.LoginLocked):
+            self.retry_after = refused.retry_after
             raise forms.ValidationError(
                 "Too many failed log-ins for this account: try again in %(seconds)s s.",
-                code="locked", params={"seconds": locked.retry_after})
+                code="locked", params={"seconds": refused.retry_after})
+        if refused is not None:
+            self.retry_after = refused.retry_after
+            raise forms.ValidationError(
+                "Too many failed log-ins from your address: try again in %(seconds)s s.",
+                code="rate_limited", params={"seconds": refused.retry_after})
         return super().clean()
 
 

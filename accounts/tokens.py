@@ -12,7 +12,8 @@ deletion commits, the user's channel-layer group hears ``token.revoked`` with th
 and each consumer that recorded that id closes its link (``games/guard.py``).
 
 Expiry: a token made now expires ``API_TOKEN_TTL_DAYS`` days later (``0``: never); an expired
-token is refused wherever it is presented.
+token is refused wherever it is presented, and a link open with it closes at its expiry (each
+link wakes then: accounts/sessions.py, games/guard.py).
 """
 
 from __future__ import annotations
@@ -80,13 +81,6 @@ def check_token(key: object) -> ApiToken | None:
         ApiToken.objects.filter(pk=token.pk).update(last_used=now)
         token.last_used = now
     return token
-
-
-def is_live(token_id: int) -> bool:
-    """Whether the token is still there and not expired (a link checks this once it can hear of a
-    revocation: one that came before would have gone unheard)."""
-    token = ApiToken.objects.filter(pk=token_id).only("expires").first()
-    return token is not None and not token.expired
 
 
 def revoke(user: User, token_id: int) -> ApiToken | None:

@@ -6,8 +6,8 @@ from .forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html", authentication_form=LoginForm),
-         name="login"),
+    path("login/", views.throttled(auth_views.LoginView.as_view(template_name="accounts/login.html",
+                                                                authentication_form=LoginForm)), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("token/", views.api_token, name="api-token"),
 ]

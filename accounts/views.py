@@ -1,3 +1,6 @@
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -11,6 +14,23 @@ from django.views.decorators.http import require_http_methods
 
 from . import tokens
 from .forms import NewTokenForm, SignUpForm
+
+
+def throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A log-in view (the site's, the admin's) whose form refused a log-in before checking the
+    password (``forms.LockoutMessage``) answers 429 with ``Retry-After``, as the API does."""
+
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        form = (getattr(response, "context_data", None) or {}).get("form")
+        retry_after = getattr(form, "retry_after", None)
+        if retry_after is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(retry_after)
+        return response
+
+    return answer
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (see games/routing.py), and
-majiang-server's socket.io under /majiang/socket.io/ (games/riichi/majiang_server.py)."""
+majiang-server's socket.io under /majiang/socket.io/ (games/riichi/majiang_server.py), every request
+body bounded in front of them all (config/bodies.py)."""
 
 import gc
 import os
@@ -17,18 +18,23 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
+from config.bodies import BodyLimit  # noqa: E402
 from games import sweeper  # noqa: E402
+from games.addresses import CapPerAddress  # noqa: E402
 from games.riichi import majiang_server  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-router = ProtocolTypeRouter({"http": django_asgi_app, "websocket": URLRouter(websocket_urlpatterns)})
+# Every WebSocket link is counted per address here, the TCP line links too (games/lines.py bridges
+# each through this application); socket.io counts its sessions itself (games/addresses.py).
+router = ProtocolTypeRouter({"http": django_asgi_app,
+                             "websocket": CapPerAddress(URLRouter(websocket_urlpatterns))})
 
 # Everything loaded so far lives as long as the process: take it out of the garbage collector's
 # full collections, which otherwise walk it all (a pause of every thread, the event loop's too).
 gc.freeze()
 
 
-async def application(scope, receive, send):
+async def dispatch(scope, receive, send):
     # The clock sweeper and presence heartbeat run on the server's loop from its first request of any
     # kind (``manage.py serve`` starts them before that), so clocks run with only REST clients too.
     if scope["type"] in ("http", "websocket"):
@@ -38,3 +44,7 @@ async def application(scope, receive, send):
         if scope["path"].startswith(majiang_server.SOCKETIO_PATH):
             return await majiang_server.application(scope, receive, send)
     return await router(scope, receive, send)
+
+
+# A body over its route's limit is refused before any app behind this reads it (config/bodies.py).
+application = BodyLimit(dispatch)

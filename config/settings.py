@@ -131,7 +131,7 @@ CACHES = {"default": {**({"BACKEND": "django.core.cache.backends.redis.RedisCach
                       "KEY_PREFIX": "limits"}}
 
 AUTH_USER_MODEL = "accounts.User"
-# Password log-in counts failures and locks out (accounts/backends.py, games/limits.py).
+# Password log-in counts failures and locks out (accounts/backends.py, accounts/login_limits.py).
 AUTHENTICATION_BACKENDS = ["accounts.backends.LockoutBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 6}},
@@ -232,12 +232,23 @@ PRESENCE_DEAD_AFTER_SECONDS = env_number("PRESENCE_DEAD_AFTER_SECONDS", 60)
 ADJOURN_AFTER_SECONDS = env_number("ADJOURN_AFTER_SECONDS", 10 * 60)
 ABORT_AFTER_SECONDS = env_number("ABORT_AFTER_SECONDS", 24 * 3600)
 ABANDON_CHECK_SECONDS = env_number("ABANDON_CHECK_SECONDS", 5)
-# TCP links (CRIBBAGEBBER): lines queued before the link stops reading, silence before a link is
-# closed, how long a peer may leave written lines unread, time to log in with IM:.
+# A table being set up at which no person sits any more (only house bots) is closed this long
+# after the watch first finds it so (games/orphans.py); a person sitting down meanwhile keeps it.
+ORPHAN_TABLE_GRACE_SECONDS = env_number("ORPHAN_TABLE_GRACE_SECONDS", 30)
+# TCP links (CRIBBAGEBBER, UMP, mmj): lines queued before the link stops reading, silence before a
+# link is closed, how long a peer may leave written lines unread.
 TCP_MAX_PENDING_LINES = int(env_number("TCP_MAX_PENDING_LINES", 32))
 TCP_IDLE_TIMEOUT_SECONDS = env_number("TCP_IDLE_TIMEOUT_SECONDS", 30 * 60)
 TCP_WRITE_TIMEOUT_SECONDS = env_number("TCP_WRITE_TIMEOUT_SECONDS", 30)
-CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS = env_number("CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS", 30)
+# Every link (WebSocket, TCP, socket.io) that has not logged in this long after it opened is told so
+# in its protocol's terms and closed (CRIBBAGEBBER's IM: included): a program logs in at once.
+LOGIN_TIMEOUT_SECONDS = env_number("LOGIN_TIMEOUT_SECONDS", 20)
+# An HTTP connection has this long to send a whole request (headers and body), counted from its
+# opening or from its previous response: a client that trickles bytes (slowloris) is cut off.
+HTTP_REQUEST_TIMEOUT_SECONDS = env_number("HTTP_REQUEST_TIMEOUT_SECONDS", 20)
+# Open links per client address, every transport together (WebSocket, socket.io, TCP lines); each
+# server process counts its own. Far above a browser and a few bots behind one address.
+MAX_CONNECTIONS_PER_ADDRESS = int(env_number("MAX_CONNECTIONS_PER_ADDRESS", 64))
 # WebSocket: how long the server waits for a client's answer to its close frame before it drops the
 # connection. Autobahn's own 1 s drops a slow client (a phone, a busy bot) with a TCP reset, which
 # throws away the FatalError it had not read yet; a client library waits 10 s on its side.
@@ -252,11 +263,19 @@ UMP_PORT = int(env_number("UMP_PORT", 7322))
 RECORDS_VERIFY_ON_WRITE = os.environ.get("RECORDS_VERIFY_ON_WRITE") == "1"
 # mmj (riichi mahjong terminals, seed 000) listens here too; 0 turns it off.
 MMJ_PORT = int(env_number("MMJ_PORT", 7323))
-# Log-in: this many wrong passwords for one username within the window lock its password log-in
-# (form, admin, bot Login) for the lock-out; tokens and sessions keep working.
+# Log-in (accounts/login_limits.py): this many wrong passwords for one username from one address
+# within the window lock that username's password log-in from that address for the lock-out (a
+# person elsewhere is not locked out); LOGIN_USERNAME_FAILURE_LIMIT from any addresses together lock
+# it everywhere (the back-stop against guessing from many addresses). Tokens and sessions keep working.
 LOGIN_FAILURE_LIMIT = int(env_number("LOGIN_FAILURE_LIMIT", 10))
+LOGIN_USERNAME_FAILURE_LIMIT = int(env_number("LOGIN_USERNAME_FAILURE_LIMIT", 100))
 LOGIN_FAILURE_WINDOW_SECONDS = env_number("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60)
 LOGIN_LOCKOUT_SECONDS = env_number("LOGIN_LOCKOUT_SECONDS", 15 * 60)
+# Failed log-ins of any kind (password or token, every transport) per client address within a fixed
+# window: past the limit every log-in from that address is refused, before any hashing or token
+# look-up, until the window ends. Far above one person's typos or a misconfigured bot's retries.
+LOGIN_ADDRESS_FAILURE_LIMIT = int(env_number("LOGIN_ADDRESS_FAILURE_LIMIT", 30))
+LOGIN_ADDRESS_WINDOW_SECONDS = env_number("LOGIN_ADDRESS_WINDOW_SECONDS", 15 * 60)
 # Chat, per user over every transport.
 CHAT_MESSAGES_PER_MINUTE = int(env_number("CHAT_MESSAGES_PER_MINUTE", 30))
 # Frames (WebSocket) and lines (CRIBBAGEBBER) per connection: a steady rate with a burst. Well
@@ -264,6 +283,11 @@ CHAT_MESSAGES_PER_MINUTE = int(env_number("CHAT_MESSAGES_PER_MINUTE", 30))
 # bots here runs under it), far below what a flood sends.
 FRAMES_PER_SECOND = env_number("FRAMES_PER_SECOND", 100)
 FRAME_BURST = int(env_number("FRAME_BURST", 200))
+# Bytes per connection, every byte counted (whitespace too), before and after log-in, on every
+# transport: a steady rate with a burst. A link past it is told so and closed. A program's lines
+# and frames are far smaller; a flood of bytes the parser must skip costs CPU before any frame.
+BYTES_PER_SECOND = env_number("BYTES_PER_SECOND", 64 * 1024)
+BYTE_BURST = int(env_number("BYTE_BURST", 512 * 1024))
 # Open connections (WebSocket and TCP, all protocols) per user.
 MAX_CONNECTIONS_PER_USER = int(env_number("MAX_CONNECTIONS_PER_USER", 20))
 # REST calls per client (games/api/throttles.py; anonymous by address, users by account).

@@ -12,7 +12,9 @@ games/sweeper.py) looks every ``ABANDON_CHECK_SECONDS``:
 - once none is present the watch records when (``Game.absent_since_ms``); counted from then (or
   from their last move, if later), the game is adjourned after ``ADJOURN_AFTER_SECONDS`` and
   aborted after ``ABORT_AFTER_SECONDS``;
-- any of its people connecting again (``returned``, from ``presence.connect``) resumes it.
+- any of its people connecting again (``returned``, from ``presence.connect``) resumes it, and
+  so does one of them acting over REST without any connection (``came_back``: a move, or
+  ``POST /api/games/{id}/resume/``).
 
 This module only decides; every change to a game is made by games/services.py, which locks the
 row and checks that nothing changed since the watch looked. docs/abandoned-games.md says it all
@@ -29,8 +31,8 @@ from django.db.models import Q
 
 from accounts.models import User
 
-from . import services
-from .errors import GameError
+from . import services, validation
+from .errors import Forbidden, GameError
 from .models import Action, Client, Game, Seat, Status
 
 
@@ -123,3 +125,21 @@ def returned(user: User) -> list[int]:
              .filter(Q(status=Status.ADJOURNED) | Q(status=Status.ACTIVE, absent_since_ms__isnull=False))
              .values_list("id", flat=True))
     return [game_id for game_id in list(games) if services.resume(game_id)]
+
+
+def came_back(user: User, game_id: int, *, required: bool = False) -> bool:
+    """``user`` acts at ``game_id`` over REST, where no connection says they are here (a move, or
+    ``POST /api/games/{id}/resume/``): as a connection would, this resumes the game if it is
+    adjourned, and forgets an absence recorded for it, when ``user`` is one of its people. True if
+    it was adjourned. ``required``: refuse (``NotInGame``) a user who is not one of its people."""
+    if not user.is_authenticated or user.is_bot or not 0 < game_id <= validation.MAX_DB_INT:
+        mine = False  # (an id no column holds names no game: the move itself says UnknownGame)
+    else:
+        mine = Seat.objects.filter(game_id=game_id, user=user, forfeited=False).exclude(position=None).exists()
+    if not mine:
+        if required:
+            raise Forbidden("NotInGame", "only a player of this game, who has not left it, can resume it")
+        return False
+    waiting = Game.objects.filter(id=game_id).filter(
+        Q(status=Status.ADJOURNED) | Q(status=Status.ACTIVE, absent_since_ms__isnull=False)).exists()
+    return services.resume(game_id) if waiting else False

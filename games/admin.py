@@ -138,7 +138,7 @@ class GameAdmin(admin.ModelAdmin):
     # Being staff reveals nothing a spectator could not see while a game is live: the seed
     # (it deals every hidden tile and card) and the action log (a crib discard, a riichi draw
     # choice) appear once the game is over. Staff read a live game through the public links.
-    SECRET_WHILE_LIVE = ("seed",)
+    SECRET_WHILE_LIVE = ("seed", "window_answers")
 
     def get_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
         fields = list(super().get_fields(request, obj))

@@ -14,8 +14,8 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth import authenticate as authenticate_password
 from django.db import close_old_connections
 
+from accounts import login_limits
 from accounts.models import USERNAME_MAX_BYTES, User
-from accounts.tokens import check_token
 
 from . import db, limits, lobby, presence, services, sweeper, validation
 from .errors import GameError
@@ -27,8 +27,7 @@ log = logging.getLogger(__name__)
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 64 * 1024
 MAX_NESTING = validation.MAX_NESTING
-# A seat number: a game has a handful of positions.
-MAX_SEAT = 2**15 - 1
+MAX_SEAT = validation.MAX_SEAT
 # A client's request id, echoed in the reply.
 MAX_REF = 200
 
@@ -44,14 +43,6 @@ def _game(message: dict[str, Any], key: str = "game", *, optional: bool = False)
     if value is None and optional:
         return None
     return validation.game_id(value, key)
-
-
-def _int(message: dict[str, Any], key: str, *, optional: bool = False, minimum: int = 0,
-         maximum: int = validation.MAX_INT) -> int | None:
-    value = message.get(key)
-    if value is None and optional:
-        return None
-    return validation.integer(value, key, minimum=minimum, maximum=maximum)
 
 
 def _from(message: dict[str, Any]) -> int:
@@ -84,11 +75,13 @@ def _valid_ref(ref: Any) -> bool:
     return len(json.dumps(ref)) <= MAX_REF
 
 
-def authenticate(message: dict[str, Any], session_user: Any = None) -> tuple[User, int | None]:
+def authenticate(message: dict[str, Any], session_user: Any = None,
+                 address: str = login_limits.UNKNOWN) -> tuple[User, int | None]:
     """The user a log-in message names (``token``, or ``username`` and ``password``, or else
     ``session_user`` when the endpoint trusts a session), and the id of the API token used (None
     without one); ``FatalError`` otherwise. Every WebSocket protocol that logs in with these
-    credentials uses this, so a token or password is accepted or refused the same way on each."""
+    credentials uses this, so a token or password is accepted or refused the same way on each.
+    ``address``: the client's (``login_limits.scope_address``), whose failed log-ins are limited."""
     username = message.get("username")
     password = message.get("password")
     token = message.get("token")
@@ -97,18 +90,21 @@ def authenticate(message: dict[str, Any], session_user: Any = None) -> tuple[Use
             raise FatalError("InvalidUsername", f"a username is 1 to {USERNAME_MAX_BYTES} bytes")
     token_id = None
     if token is not None:
-        api_token = check_token(token)
+        try:
+            api_token = login_limits.token_login(token, address)
+        except GameError as refused:  # RateLimited
+            raise FatalError(refused.code, refused.reason) from None
         if api_token is None:
             raise FatalError("InvalidToken", "unknown, expired or revoked API token")
         user, token_id = api_token.user, api_token.id
     elif password is not None:
         if not isinstance(password, str) or username is None:
             raise FatalError("MissingUsername", "a password needs a username")
-        locked = limits.login_locked(username)
-        if locked:
-            raise FatalError("LoginLocked", f"too many failed log-ins; try again in {locked.retry_after} s")
+        refused = login_limits.refusal(address, username)
+        if refused is not None:  # RateLimited or LoginLocked: said here, as the backend would not
+            raise FatalError(refused.code, refused.reason)
         try:
-            user = authenticate_password(username=username, password=password)
+            user = authenticate_password(username=username, password=password, address=address)
         finally:
             close_old_connections()  # this ran on a worker thread of its own
         if user is None:
@@ -173,12 +169,20 @@ class LobbyConsumer(GuardedConsumer):
         await self.send_json({"type": "Error", "code": "InternalError",
                               "reason": "the server could not handle this message; nothing was changed"})
 
-    async def token_gone(self) -> None:
+    async def login_gone(self, code: str, reason: str) -> None:
         # Fatal as a failed Login is: the client must log in again with valid credentials.
-        await self.send_json({"type": "FatalError", "code": "TokenRevoked",
-                              "reason": "the API token this connection logged in with was revoked"})
+        await self.send_json({"type": "FatalError", "code": code, "reason": reason})
         await self.close(code=4000)
-        await self.cleanup()  # no frame still queued is handled with the revoked token's authority
+        await self.cleanup()  # no frame still queued is handled with the ended log-in's authority
+
+    def logged_in(self) -> bool:
+        return self.client_id is not None
+
+    async def refuse(self, code: str, reason: str) -> None:
+        # The link ends as a failed Login ends it; a logged-in link also leaves at once.
+        await self.send_json({"type": "FatalError", "code": code, "reason": reason})
+        await self.close(code=4000)
+        await self.cleanup()
 
     async def send_json(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
@@ -246,6 +250,9 @@ class LobbyConsumer(GuardedConsumer):
             user, token_id = await db.call(self._authenticate, message)
         self.user = user
         self.token_id = token_id
+        if token_id is None and message.get("password") is None:
+            # Logged in by the browser's session: the link lasts as long as that session does.
+            self.session_key = self.scope["session"].session_key
         greetings = await db.call(presence.connect,
             user, self.channel_name, known, rejoin, with_history
         )
@@ -254,7 +261,7 @@ class LobbyConsumer(GuardedConsumer):
             self.known_users.add(entry["user"])
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.channel_layer.group_add(user_group(user.id), self.channel_name)
-        if not await self.token_still_live():
+        if not await self.still_logged_in():
             return
         await self.send_json(greetings)
         await self.channel_layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
@@ -263,7 +270,8 @@ class LobbyConsumer(GuardedConsumer):
             await self._entered(greetings["entered_game"])
 
     def _authenticate(self, message: dict[str, Any]) -> tuple[User, int | None]:
-        return authenticate(message, self.scope.get("user") if self.allow_session else None)
+        return authenticate(message, self.scope.get("user") if self.allow_session else None,
+                            login_limits.scope_address(self.scope))
 
     # -- Requests ------------------------------------------------------------------------------
 
@@ -286,23 +294,10 @@ class LobbyConsumer(GuardedConsumer):
             {"type": "ClientEnteredGame", "client": self.client_id, "game": game_id}))
 
     async def create_game(self, message: dict[str, Any]) -> None:
-        game_type = message.get("game_type", "acquire")
-        if not isinstance(game_type, str):
-            raise GameError("InvalidMessage", "'game_type' must be a string")
-        time_start = _int(message, "time_start", optional=True, minimum=-validation.MAX_DB_INT,
-                          maximum=validation.MAX_DB_INT)
-        time_increment = _int(message, "time_increment", optional=True, minimum=-validation.MAX_DB_INT,
-                              maximum=validation.MAX_DB_INT) or 0
-        rules = message.get("rules")
-        if rules is not None and not isinstance(rules, dict):
-            raise GameError("InvalidMessage", "'rules' must be an object of the game's rule options")
-        # time_control goes to the lobby as sent: it answers every bad shape with InvalidTimeControl.
-        game = await self._call(
-            lambda: lobby.create_table(self.user, game_type, _int(message, "mode", minimum=-validation.MAX_INT),
-                                       time_start=time_start, time_increment=time_increment, rules=rules,
-                                       time_control=message.get("time_control"),
-                                       spectator_delay=message.get("spectator_delay", 0))
-        )
+        # The same reading as POST /api/games/ (games/validation.py): same fields, same codes.
+        table = validation.create_game(message)
+        game = await self._call(lambda: lobby.create_table(self.user, table.pop("game_type"), table.pop("mode"),
+                                                           **table))
         await self._enter(game.id)
 
     async def _enter(self, game_id: int | None) -> None:
@@ -318,27 +313,22 @@ class LobbyConsumer(GuardedConsumer):
         await self._call(lobby.leave, self.user, _game(message))
 
     async def accept_setup(self, message: dict[str, Any]) -> None:
-        version = _int(message, "version", optional=True, maximum=validation.MAX_DB_INT)
+        version = validation.accept(message)["version"]
         await self._call(lobby.accept, self.user, _game(message), version)
 
     async def change_mode(self, message: dict[str, Any]) -> None:
-        mode = _int(message, "mode", minimum=-validation.MAX_INT)
+        mode = validation.change_mode(message)["mode"]
         await self._call(lobby.change_mode, self.user, _game(message), mode)
 
     async def change_arrangement(self, message: dict[str, Any]) -> None:
-        order = message.get("order")
-        if order is not None:
-            if not isinstance(order, list):
-                raise GameError("InvalidMessage", "'order' must be a list of user ids")
-            order = [validation.integer(user, "order", minimum=1) for user in order]
-        await self._call(lobby.change_arrangement, self.user, _game(message),
-                         _int(message, "arrangement", minimum=-validation.MAX_INT), order)
+        setup = validation.change_arrangement(message)
+        await self._call(lobby.change_arrangement, self.user, _game(message), setup["arrangement"], setup["order"])
 
     async def add_bot(self, message: dict[str, Any]) -> None:
         await self._call(lobby.add_bot, self.user, _game(message))
 
     async def kick(self, message: dict[str, Any]) -> None:
-        await self._call(lobby.kick, self.user, _game(message), _int(message, "user", minimum=1))
+        await self._call(lobby.kick, self.user, _game(message), validation.kick(message)["user"])
 
     async def enter_game(self, message: dict[str, Any]) -> None:
         game_id = _game(message, optional=True)
@@ -348,14 +338,8 @@ class LobbyConsumer(GuardedConsumer):
 
     async def do_game_action(self, message: dict[str, Any]) -> None:
         game_id = _game(message)
-        seat = _int(message, "seat", optional=True, maximum=MAX_SEAT)
-        action = message.get("action")
-        params = message.get("params", [])
-        if not isinstance(action, str) or not isinstance(params, list):
-            raise GameError("InvalidMessage", "'action' must be a string and 'params' a list")
-        answers = message.get("v")
-        answers = None if answers is None else validation.seq(answers, "v")
-        result = await presence.act_async(self.user, game_id, seat, action, params, answers)
+        move = validation.game_action(message)  # as POST .../moves/ reads its body
+        result = await presence.act_async(self.user, game_id, move["seat"], move["action"], move["params"], move["v"])
         reply = {"type": "ActionApplied", **result}
         if message.get("ref") is not None:
             reply["ref"] = message["ref"]
@@ -365,8 +349,8 @@ class LobbyConsumer(GuardedConsumer):
         await self.send_json(await self._call(presence.snapshot_for, self.user, _game(message), _from(message)))
 
     async def chat(self, message: dict[str, Any]) -> None:
-        text = message.get("text")
-        await self._call(services.post_chat, self.user, _game(message, optional=True), text)
+        game_id = _game(message, optional=True)
+        await self._call(services.post_chat, self.user, game_id, validation.chat(message)["text"])
 
     HANDLERS = {
         "CreateGame": create_game,

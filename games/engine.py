@@ -100,7 +100,10 @@ class Engine(Protocol):
 
     # Optional: ``decision_window() -> bool``, true while the game waits for decisions whose
     # timing would reveal hidden information (riichi's calls on a discard). The service then
-    # resolves the window no sooner than ``settings.CALL_FLOOR_MS`` after it opened.
+    # keeps every answer that does not close the window back (``check(seat, type, params)``,
+    # which raises ``Rejection`` without changing anything, says whether it is legal) and applies
+    # them all with the one that closes it, no sooner than ``settings.CALL_FLOOR_MS`` after the
+    # window opened (games/window.py).
 
     # Optional: ``hands_dealt() -> int``, how many hands (deals) the game has had so far. A
     # per-decision clock renews every seat's time bank when it changes (games/clocks.py); a game

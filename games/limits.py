@@ -1,4 +1,4 @@
-"""Rate limits and the log-in lock-out, shared by every transport (docs/security.md).
+"""Rate limits, shared by every transport (docs/security.md; failed log-ins: accounts/login_limits.py).
 
 Counts live in Django's cache, so every server process of a scaled-out site shares them when the
 cache is Redis (``REDIS_URL``); the embedded default keeps them in the process. A limit is a fixed
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -67,15 +66,16 @@ class Bucket:
         self.tokens = self.burst
         self.stamp = time.monotonic()
 
-    def take(self) -> float:
-        """0 if a frame may be handled now, else the seconds until one may."""
+    def take(self, amount: float = 1) -> float:
+        """0 if a frame (or ``amount`` of what the bucket counts, bytes say) may be handled now, else
+        the seconds until it may."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+        if self.tokens >= amount:
+            self.tokens -= amount
             return 0.0
-        return (1 - self.tokens) / self.rate
+        return (amount - self.tokens) / self.rate
 
     def credit(self, frames: int = 1) -> None:
         """The server sent ``frames`` that each want an answer (Majiang's protocol answers every
@@ -90,48 +90,3 @@ def connections(open_now: int) -> None:
     if open_now >= settings.MAX_CONNECTIONS_PER_USER:
         raise GameError("TooManyConnections",
                         f"at most {settings.MAX_CONNECTIONS_PER_USER} connections per user are open at once")
-
-
-# -- log-in lock-out --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Lockout:
-    retry_after: int
-
-
-def _failures_key(username: str) -> str:
-    return f"login-failures:{username.casefold()}"
-
-
-def _lock_key(username: str) -> str:
-    return f"login-locked:{username.casefold()}"
-
-
-def login_locked(username: str) -> Lockout | None:
-    """Whether password log-in for ``username`` is locked now, and for how long."""
-    until = cache.get(_lock_key(username))
-    if until is None or until <= time.time():
-        return None
-    return Lockout(max(1, math.ceil(until - time.time())))
-
-
-def login_failed(username: str) -> None:
-    """A wrong password: the ``LOGIN_FAILURE_LIMIT``-th within the window locks the account's
-    password log-in for ``LOGIN_LOCKOUT_SECONDS`` (tokens and sessions still work)."""
-    window = settings.LOGIN_FAILURE_WINDOW_SECONDS
-    key = _failures_key(username)
-    cache.add(key, 0, timeout=int(window))
-    try:
-        failures = cache.incr(key)
-    except ValueError:
-        cache.add(key, 1, timeout=int(window))
-        failures = 1
-    if failures >= settings.LOGIN_FAILURE_LIMIT:
-        lockout = settings.LOGIN_LOCKOUT_SECONDS
-        cache.set(_lock_key(username), time.time() + lockout, timeout=int(lockout) + 1)
-        cache.delete(key)
-
-
-def login_succeeded(username: str) -> None:
-    cache.delete(_failures_key(username))

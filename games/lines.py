@@ -27,6 +27,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from games.limits import Bucket
+
 log = logging.getLogger(__name__)
 
 Message = dict[str, Any]
@@ -117,6 +119,12 @@ IDLE_TIMEOUT = 30 * 60.0
 # A peer that does not take what the server writes for this long is cut off, so its unread lines
 # cannot pile up in this process either.
 WRITE_TIMEOUT = 30.0
+# Every byte a peer sends counts, before any framing (whitespace that a framer skips costs CPU but
+# makes no message): this many a second on average, this many at once. Past it the consumer gets a
+# frame marked RATE_LIMITED (the reason), refuses the link in its protocol's terms and closes it.
+BYTES_PER_SECOND = 64 * 1024.0
+BYTE_BURST = 512 * 1024
+RATE_LIMITED = "rate_limited"
 
 
 class LineServer:
@@ -128,7 +136,8 @@ class LineServer:
     def __init__(self, protocol: LineProtocol, application: ASGIApp | None = None, host: str = "127.0.0.1",
                  port: int = 0, close_timeout: float = CLOSE_TIMEOUT, *,
                  max_pending_lines: int = MAX_PENDING_LINES, idle_timeout: float = IDLE_TIMEOUT,
-                 write_timeout: float = WRITE_TIMEOUT) -> None:
+                 write_timeout: float = WRITE_TIMEOUT, bytes_per_second: float = BYTES_PER_SECOND,
+                 byte_burst: int = BYTE_BURST) -> None:
         if application is None:
             from config.asgi import application  # the full routing app: same consumer, same middleware
         self.application = application
@@ -140,6 +149,8 @@ class LineServer:
         self.max_pending_lines = max_pending_lines
         self.idle_timeout = idle_timeout
         self.write_timeout = write_timeout
+        self.bytes_per_second = bytes_per_second
+        self.byte_burst = byte_burst
         self.server: asyncio.Server | None = None
         self._links: dict[asyncio.Task[None], _Link] = {}
 
@@ -298,11 +309,20 @@ class _Link:
         """Feed the consumer the stream's lines until the peer or the application ends the link;
         the WebSocket close code the consumer will be told."""
         lines = self.server.protocol.reader()
+        budget = Bucket(self.server.bytes_per_second, self.server.byte_burst)
         try:
             while data := await self.reader.read(READ_SIZE):
                 if self.ended.is_set():
                     break  # read before the close: the consumer has nothing more to hear
                 self._last = self._loop.time()
+                if budget.take(len(data)):
+                    # Refused before the framer sees a byte of it: a flood costs next to nothing.
+                    # Like a breach, it is heard after the messages before it; nothing more is read.
+                    self.breached = True
+                    await self.inbox.put({"type": "websocket.receive", "bytes": b"", RATE_LIMITED: (
+                        f"at most {self.server.byte_burst} bytes at once and {self.server.bytes_per_second:g} "
+                        "a second on a connection")})
+                    return 1000
                 try:
                     received = lines.feed(data)
                 except Breach as breach:

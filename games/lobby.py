@@ -9,7 +9,8 @@ to the lobby after commit. Rules, as documented in docs/lobby.md:
   being kicked) resets every acceptance, because what people accepted is no longer the setup;
 - the game starts by itself when every seat is filled and everyone has accepted;
 - when the host leaves a table being set up, the longest-seated remaining user becomes host;
-  when the last user leaves, the table is aborted.
+  when the last user leaves, the table is aborted; a table left with house bots only is closed
+  after a grace (games/orphans.py, ``close_orphaned``).
 """
 
 from __future__ import annotations
@@ -289,6 +290,27 @@ def remove_player(game_id: int, user_id: int) -> Game:
 
     play_due(game_id)
     return game
+
+
+def close_orphaned(game_id: int) -> bool:
+    """Close a table being set up at which no person sits any more (games/orphans.py): its bots
+    leave, one by one as any user leaves, and the last one's leaving aborts it. False if it
+    changed meanwhile (started, closed, or a person sat down)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(id=game_id, status=Status.SETUP).first()
+        if game is None:
+            return False
+        seats = list(_seats(game))
+        if any(not seat.user.is_bot for seat in seats):
+            return False
+        for seat in reversed(seats):  # the host's (first) seat last: no host passes to a leaving bot
+            _remove(game, seat, {"type": "UserLeftGame", "user": seat.user_id, "kicked": False})
+        if not seats:
+            game.status = Status.ABORTED
+            game.ended = timezone.now()
+            game.save(update_fields=["status", "ended"])
+            push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status})
+    return True
 
 
 def _remove(game: Game, seat: Seat, event: dict[str, Any]) -> None:

@@ -66,6 +66,13 @@ class Game(models.Model):
     # Bumped by every change to the table's chat (posted, edited or deleted in the admin), so a
     # process can keep the recent chat of a table and know from the row whether it is current.
     chat_version = models.PositiveIntegerField(default=0)
+    # Answers to an open decision window (riichi's calls on a discard) that did not close it:
+    # [position, type, params, answers, arrived_ms, auto] each, in the order they came. They are
+    # applied, and enter the log, together with the answer that closes the window, so nothing
+    # public (seq, history, pushes, timing) tells who answered when (games/window.py). Kept on the
+    # row, in the same transaction as the answer's acknowledgement: a restart loses none. As secret
+    # as the seed while the game is live.
+    window_answers = models.JSONField(default=list, blank=True, editable=False)
     result = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     started = models.DateTimeField(null=True, blank=True)

@@ -114,6 +114,10 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
             history = services.history(game, user, start=size or 0)
             entry: dict[str, Any] = {"game": game.id, "v": history["v"], "start": history["start"],
                                      "messages": history["messages"]}
+        elif game.spectator_delay and not any(s.user_id == user.id for s in game.seats.all()):
+            # A delayed table's spectator: the counters as of the delay, never the live ones.
+            history = services.history(game, user, start=0)
+            entry = {"game": game.id, "v": history["v"], "start": len(history["messages"]), "messages": []}
         else:
             entry = {"game": game.id, "v": game.seq, "start": game.history_size, "messages": []}
         entry["status"] = game.status  # "adjourned" while its people are all away

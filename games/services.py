@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import clocks, frames, limits, move_sql, push, records
+from . import clocks, frames, limits, move_sql, push, records, window
 from .chat_cache import RecentChatCache
 from .engine import Engine, Event, Rejection
 from .errors import Conflict, Forbidden, GameError, NotFound
@@ -219,8 +219,9 @@ def _deliveries(game: Game, entry: Replayed, events: list[Event], start: int, to
     seats = entry.seats or []
 
     def rendered(viewer: int | None) -> dict[str, Any]:
-        legal = engine.legal_actions(viewer) if viewer is not None and not engine.is_over else []
-        return {"type": "GameMessages", "game": game.id, "v": game.seq, "start": start, "to_act": to_act,
+        waiting, may_act = window.as_seen_by(game, engine, viewer) if to_act else (to_act, True)
+        legal = engine.legal_actions(viewer) if viewer is not None and may_act and not engine.is_over else []
+        return {"type": "GameMessages", "game": game.id, "v": game.seq, "start": start, "to_act": waiting,
                 "clocks": clock_list, "messages": render_history(events, viewer, reveal),
                 "view": engine.view(viewer, reveal_all=reveal), "legal": legal}
 
@@ -232,17 +233,38 @@ def _deliveries(game: Game, entry: Replayed, events: list[Event], start: int, to
 def _append(game: Game, entry: Replayed, seat: int | None, action_type: str, params: list[Any], *,
             auto: bool = False, answers: int | None = None, at: int | None = None,
             arrived: int | None = None) -> list[Event]:
-    """Apply one action to ``entry``, the clocks and the log. The caller holds the row lock.
-    ``arrived``: when a held answer first came (``Hold``); its seat's clock stops then, not when
-    the floor let it through."""
+    """Apply one action to ``entry``, the clocks and the log, or keep it back: an answer that
+    leaves a decision window open is kept (games/window.py) and changes nothing public; the one
+    that closes it applies the kept answers first. The caller holds the row lock. ``arrived``: when
+    a held answer first came (``Hold``); its seat's clock stops then, not when the floor let it
+    through."""
+    at = now_ms() if at is None else at
+    if window.keeps(game, entry.engine, seat):
+        assert seat is not None
+        window.keep(game, entry.engine, seat, action_type, params, answers=answers, auto=auto,
+                    arrived=at if arrived is None else min(arrived, at))
+        return []
+    window.check_closing(game, entry.engine, seat, action_type, params)
+    events: list[Event] = []
+    for kept in window.take(game):
+        # Each seat's clock stopped when its answer came: charged up to then, restarted from then.
+        events += _apply(game, entry, kept.seat, kept.type, kept.params, auto=kept.auto, answers=kept.answers,
+                         at=at, arrived=kept.arrived, restart=kept.arrived)
+    return events + _apply(game, entry, seat, action_type, params, auto=auto, answers=answers, at=at,
+                           arrived=arrived)
+
+
+def _apply(game: Game, entry: Replayed, seat: int | None, action_type: str, params: list[Any], *,
+           auto: bool, answers: int | None, at: int, arrived: int | None, restart: int | None = None) -> list[Event]:
+    """``_append``'s change itself, logged at ``at``; the clocks are charged up to ``arrived`` (if
+    earlier) and restart from ``restart`` (default ``at``)."""
     waiting = entry.engine.to_act()
     hand = clocks.hands_dealt(entry.engine)  # a new hand renews a per-decision clock's banks
     was_open = _in_window(entry.engine)
     events = entry.engine.apply(seat, action_type, params)
-    at = now_ms() if at is None else at
     _track_window(entry, was_open, at)
     clocks.charge(game, _by_position(entry), waiting, seat, at if arrived is None else min(arrived, at),
-                  entry.engine, hand, restart=at)
+                  entry.engine, hand, restart=at if restart is None else restart)
     game.seq += 1
     entry.seq = game.seq
     entry.history.extend(events)
@@ -266,11 +288,11 @@ def _server_played(entry: Replayed) -> tuple[set[int], set[int]]:
     return absent, bots
 
 
-def _auto_pending(entry: Replayed) -> bool:
+def _auto_pending(game: Game, entry: Replayed) -> bool:
     if entry.engine.is_over:
         return False
     absent, bots = _server_played(entry)
-    return any(p in absent or p in bots for p in entry.engine.to_act())
+    return any(p in absent or p in bots for p in window.deciding(game, entry.engine))
 
 
 def _auto_play(game: Game, entry: Replayed, limit: int = AUTO_STEP) -> list[Event]:
@@ -285,7 +307,7 @@ def _auto_play(game: Game, entry: Replayed, limit: int = AUTO_STEP) -> list[Even
         engine = entry.engine
         if engine.is_over:
             break
-        waiting = [p for p in engine.to_act() if p in absent or p in bots]
+        waiting = [p for p in window.deciding(game, engine) if p in absent or p in bots]
         if not waiting:
             break
         seat = waiting[0]
@@ -293,8 +315,9 @@ def _auto_play(game: Game, entry: Replayed, limit: int = AUTO_STEP) -> list[Even
             action_type, params = engine.auto_action(seat)
             events += _append(game, entry, seat, action_type, params, auto=True)
         else:
-            # Seeded by game and step, so a bot's play does not depend on which process runs it.
-            rng = random.Random(f"{game.seed}:{game.seq}")
+            # Seeded by game and step (the seq the answer takes, counting answers kept back by an
+            # open window), so a bot's play does not depend on which process runs it.
+            rng = random.Random(f"{game.seed}:{game.seq + len(game.window_answers or [])}")
             action_type, params = choose(engine.view(seat), engine.legal_actions(seat), rng)
             events += _append(game, entry, seat, action_type, params)
     return events
@@ -307,7 +330,7 @@ def _expire(game: Game, entry: Replayed, now: int, limit: int = AUTO_STEP) -> li
     by_position = _by_position(entry)
     events: list[Event] = []
     while len(events) < limit and not entry.engine.is_over:
-        expiry = clocks.first_expiry(game, by_position, entry.engine.to_act())
+        expiry = clocks.first_expiry(game, by_position, window.deciding(game, entry.engine))
         if expiry is None or expiry[0] > now:
             break
         moment, seat = expiry
@@ -431,12 +454,10 @@ def _commit(game: Game, entry: Replayed, events: list[Event], start: int) -> Non
     _finish_if_over(game, entry)
     seats = entry.seats or []
     waiting = [] if entry.engine.is_over else entry.engine.to_act()
-    clocks.set_deadline(game, _by_position(entry), waiting)
-    if _auto_pending(entry):
-        now = now_ms()
-        game.deadline_ms = now if game.deadline_ms is None else min(game.deadline_ms, now)
+    _set_deadline(game, entry)
     game.history_size = len(entry.history)
-    move_sql.save_game(game, ("seq", "history_size", "status", "ended", "result", "clock_since_ms", "deadline_ms"))
+    move_sql.save_game(game, ("seq", "history_size", "status", "ended", "result", "clock_since_ms", "deadline_ms",
+                              "window_answers"))
     if clocks.is_timed(game):
         Seat.objects.bulk_update(seats, clocks.seat_fields(game))
     clock_list = clocks.describe(game, seats, waiting, now_ms())
@@ -460,6 +481,31 @@ def _commit(game: Game, entry: Replayed, events: list[Event], start: int) -> Non
     transaction.on_commit(committed, robust=True)
     if game.is_over:  # this action ended it: its replay frames, once the players have the end
         transaction.on_commit(lambda: _build_frames_after(game))
+
+
+def _set_deadline(game: Game, entry: Replayed) -> None:
+    """The first moment the game needs the server: a clock running out, or now for a seat the
+    server plays. Seats whose answer is kept (games/window.py) wait for nothing."""
+    clocks.set_deadline(game, _by_position(entry), [] if entry.engine.is_over else window.deciding(game, entry.engine))
+    if _auto_pending(game, entry):
+        now = now_ms()
+        game.deadline_ms = now if game.deadline_ms is None else min(game.deadline_ms, now)
+
+
+def _keep_quietly(game: Game, entry: Replayed) -> None:
+    """Store an answer kept back (games/window.py): the row's kept answers and deadline, nothing
+    else. No push, no seq, no history: nothing anyone else can see changes."""
+    _set_deadline(game, entry)
+    move_sql.save_game(game, ("window_answers", "deadline_ms"))
+    transaction.on_commit(lambda: engine_cache.put(game.id, entry), robust=True)
+
+
+def _settle(game: Game, entry: Replayed, events: list[Event], start: int, seq_before: int) -> None:
+    """End a writer's transaction: ``_commit`` if the log grew, else the answer was kept back."""
+    if game.seq == seq_before and not events:
+        _keep_quietly(game, entry)
+    else:
+        _commit(game, entry, events, start)
 
 
 def start_game(game: Game, seats: list[Seat]) -> None:
@@ -513,6 +559,7 @@ def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
                     raise Conflict("GameAdjourned", ADJOURNED_REASON)
                 raise Conflict("GameNotActive", "the game is not in progress")
             entry = _current(game)
+            seq_before = game.seq
             try:
                 position = _claim(game, entry, user, seat, answers)
                 if hold:
@@ -526,7 +573,7 @@ def apply_action(game_id: int, user: User, action_type: str, params: list[Any],
                 engine_cache.put(game.id, entry)  # a refused or held request leaves the entry as it was
                 raise
             events += _auto_play(game, entry)
-            _commit(game, entry, events, start)
+            _settle(game, entry, events, start, seq_before)
             break
     return {"game": game.id, "v": game.seq}
 
@@ -545,6 +592,8 @@ def _claim(game: Game, entry: Replayed, user: User, seat: int | None, answers: i
             raise Conflict("StaleAction", f"the game is at {game.seq}, not {answers}")
         if entry.last_acted.get(mine.position, 0) > answers:
             raise Conflict("DuplicateAction", f"you already acted after {answers}")
+    if mine.position in window.answered(game):
+        raise Conflict("DuplicateAction", "you already answered this decision")
     # Seats the game waits for may act; so may any seat the engine offers an out-of-turn action
     # (cribbage's pause and muggins), which the engine itself then validates.
     if mine.position not in entry.engine.to_act() and not entry.engine.legal_actions(mine.position):
@@ -557,7 +606,7 @@ def _hold(game: Game, entry: Replayed, position: int, now: int) -> None:
     the seat's own deadline: a held answer must not lose to its clock running out meanwhile (the
     table sees that clock anyway, so the last moment before it tells nothing new)."""
     floor = settings.CALL_FLOOR_MS
-    if floor <= 0 or entry.window_since is None or entry.engine.to_act() != [position]:
+    if floor <= 0 or entry.window_since is None or window.deciding(game, entry.engine) != [position]:
         return
     until = entry.window_since + floor
     expiry = clocks.first_expiry(game, _by_position(entry), [position])
@@ -583,10 +632,10 @@ def _step(game: Game, now: int) -> bool:
     """One bounded step of what is due in ``game`` (locked by the caller): run-out clocks, then
     the seats the server plays. True if anything was played."""
     entry = _current(game)
-    start = len(entry.history)
+    start, seq_before = len(entry.history), game.seq
     events = _expire(game, entry, now)
-    _commit(game, entry, events, start)
-    return bool(events)
+    _settle(game, entry, events, start, seq_before)
+    return game.seq != seq_before
 
 
 def expire_due(game_id: int, now: int | None = None, *, wait: bool = True) -> bool:
@@ -863,6 +912,7 @@ def snapshot(game: Game, user: User | None, start: int = 0) -> dict[str, Any]:
         engine = entry.engine
         seated = entry.seats or []
         waiting = [] if engine.is_over else engine.to_act()
+        told, may_act = window.as_seen_by(game, engine, viewer) if waiting and not late else (waiting, True)
         return {
             **base,
             "v": entry.seq,
@@ -871,10 +921,11 @@ def snapshot(game: Game, user: User | None, start: int = 0) -> dict[str, Any]:
             "view": engine.view(viewer, reveal_all=reveal),
             "history_start": start,
             "history": render_history(entry.history, viewer, reveal, start),
-            "to_act": waiting,
+            "to_act": told,
             # A late picture's clocks would be the present's (or stale): a delayed spectator gets none.
             "clocks": None if late else clocks.describe(game, seated, waiting, now_ms()),
-            "legal": engine.legal_actions(viewer) if viewer is not None and not engine.is_over else [],
+            # A seat whose answer to the open window is kept back has nothing more to decide.
+            "legal": engine.legal_actions(viewer) if viewer is not None and may_act and not engine.is_over else [],
             "result": game.result,
         }
 

@@ -75,7 +75,9 @@ async def heartbeat(stop: asyncio.Event | None = None) -> None:
 
 
 async def watch_abandoned(stop: asyncio.Event | None = None) -> None:
-    """Adjourn, abort and resume untimed games by their people's presence (games/abandon.py)."""
+    """Adjourn, abort and resume untimed games by their people's presence (games/abandon.py), and
+    close tables being set up that no person sits at any more (games/orphans.py)."""
+    from . import orphans
     from .abandon import check_seconds, watch
 
     stop = stop or asyncio.Event()
@@ -84,6 +86,10 @@ async def watch_abandoned(stop: asyncio.Event | None = None) -> None:
             await db.call(watch)
         except Exception:  # noqa: BLE001 - one bad look must not stop the next
             log.exception("abandoned games watch failed")
+        try:
+            await db.call(orphans.watch)
+        except Exception:  # noqa: BLE001 - one bad look must not stop the next
+            log.exception("orphaned tables watch failed")
         try:
             await asyncio.wait_for(stop.wait(), check_seconds())
         except TimeoutError:

@@ -5,12 +5,18 @@ value is accepted or refused the same way whichever way it arrives: an integer i
 (never ``true``, ``2.0`` or ``"2"``), a count or version is never negative, an id fits every
 database column it is compared with, and text is valid Unicode without NUL. Game rules (which
 modes exist, how long a chat line may be) stay with the lobby and the game service.
+
+The requests both the lobby protocol and the REST API take (creating a table, setting it up,
+acting, chatting) are read by one function each, at the end of this module: the consumer passes
+it the frame, the REST serializer the body, so the same mistake gets the same code on both
+(docs/api.md, "One rule per field").
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import GameError
@@ -23,6 +29,16 @@ MAX_DB_INT = 2**31 - 1
 # No message of any protocol nests deeper than a few levels; deeper JSON is refused before anything
 # walks it (nested ~1,000 deep it would otherwise exhaust Python's recursion limit).
 MAX_NESTING = 32
+# A seat number: a game has a handful of positions.
+MAX_SEAT = 2**15 - 1
+# An action type is a short name ("SelectChainToDisposeOfNext" is the longest); a longer string is
+# no action of any game, and is refused before it reaches an engine or an error's reason.
+MAX_ACTION_LENGTH = 40
+# Game.game_type's column: no longer key can name a game type.
+MAX_GAME_TYPE_LENGTH = 32
+# What CreateGame without a game_type opens: seed 003's protocol was Acquire's, and its clients
+# send none.
+DEFAULT_GAME_TYPE = "acquire"
 
 
 class FieldError(GameError):
@@ -134,3 +150,89 @@ def loads(document: str) -> Any:
     if flaw is not None:
         raise ValueError(flaw)
     return value
+
+
+# -- the requests of the lobby protocol and the REST API ----------------------------------------
+# Each takes the request's fields by name (a lobby frame, or a REST body) and gives what the
+# lobby or the game service is called with. An optional field sent as null is the field left out.
+# Where the two transports once differed, the lobby protocol's code won (docs/api.md).
+
+
+def create_game(message: Mapping[str, Any]) -> dict[str, Any]:
+    """CreateGame / ``POST /api/games/``: the arguments of ``lobby.create_table``. The clock and the
+    delay are checked there, so that their every fault has its own code (InvalidTimeControl,
+    InvalidSpectatorDelay); here only what no column could hold."""
+    game_type = message.get("game_type")
+    if game_type is None:
+        game_type = DEFAULT_GAME_TYPE
+    if not isinstance(game_type, str):
+        raise FieldError("game_type", "must be a string")
+    if len(game_type) > MAX_GAME_TYPE_LENGTH:
+        # Not echoed back: the lobby's reason quotes the key it does not know.
+        raise GameError("UnknownGameType", f"no game type is longer than {MAX_GAME_TYPE_LENGTH} characters")
+    rules = message.get("rules")
+    if rules is not None and not isinstance(rules, dict):
+        raise FieldError("rules", "must be an object of the game's rule options")
+    time_increment = optional_integer(message.get("time_increment"), "time_increment",
+                                      minimum=-MAX_DB_INT, maximum=MAX_DB_INT)
+    spectator_delay = message.get("spectator_delay")
+    return {
+        "game_type": game_type,
+        "mode": integer(message.get("mode"), "mode", minimum=-MAX_INT),
+        "time_start": optional_integer(message.get("time_start"), "time_start", minimum=-MAX_DB_INT,
+                                       maximum=MAX_DB_INT),
+        "time_increment": 0 if time_increment is None else time_increment,
+        "time_control": message.get("time_control"),
+        "spectator_delay": 0 if spectator_delay is None else spectator_delay,
+        "rules": rules or {},
+    }
+
+
+def accept(message: Mapping[str, Any]) -> dict[str, Any]:
+    """AcceptSetup's optional setup ``version``."""
+    return {"version": optional_integer(message.get("version"), "version", maximum=MAX_DB_INT)}
+
+
+def change_mode(message: Mapping[str, Any]) -> dict[str, Any]:
+    return {"mode": integer(message.get("mode"), "mode", minimum=-MAX_INT)}
+
+
+def change_arrangement(message: Mapping[str, Any]) -> dict[str, Any]:
+    """The arrangement and, optionally, the seating order (user ids)."""
+    order = message.get("order")
+    if order is not None:
+        if not isinstance(order, list):
+            raise FieldError("order", "must be a list of user ids")
+        order = [integer(user, "order", minimum=1) for user in order]
+    return {"arrangement": integer(message.get("arrangement"), "arrangement", minimum=-MAX_INT), "order": order}
+
+
+def kick(message: Mapping[str, Any]) -> dict[str, Any]:
+    return {"user": integer(message.get("user"), "user", minimum=1)}
+
+
+def game_action(message: Mapping[str, Any]) -> dict[str, Any]:
+    """DoGameAction / ``POST .../moves/``: the action, its params, the ``v`` it answers and the seat
+    the client believes it plays. Whether the action is legal is the engine's to say."""
+    params = message.get("params")
+    if params is None:
+        params = []
+    if not isinstance(params, list):
+        raise FieldError("params", "must be a list")
+    return {
+        "action": text(message.get("action"), "action", max_length=MAX_ACTION_LENGTH, allow_blank=True),
+        "params": params,
+        "v": optional_integer(message.get("v"), "v", maximum=MAX_DB_INT),
+        "seat": optional_integer(message.get("seat"), "seat", maximum=MAX_SEAT),
+    }
+
+
+def chat(message: Mapping[str, Any]) -> dict[str, Any]:
+    """Chat's text: anything but text is InvalidChat, as blank text is (the chat service's code);
+    its length is the service's rule (ChatTooLong)."""
+    said = message.get("text")
+    if not isinstance(said, str) or not said.strip():
+        raise GameError("InvalidChat", "a chat message needs some text")
+    if "\x00" in said or not is_encodable(said):
+        raise GameError("InvalidChat", "chat must be valid Unicode text without NUL")
+    return {"text": said}

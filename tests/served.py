@@ -52,15 +52,16 @@ class Served:
 
 @contextmanager
 def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, ump: bool = False, mmj: bool = False,
-          quiet: bool = False, again: Served | None = None) -> Iterator[Served]:
+          quiet: bool = False, again: Served | None = None, env: dict[str, str] | None = None) -> Iterator[Served]:
     """Run ``setup_script`` (Python, against the child's fresh database), then ``manage.py serve``
     until the block ends; then SIGTERM, as an operator stops it (``process.returncode`` tells how
     it ended). ``again``: a server of the same ``tmp_path`` (killed or stopped) whose database and
     ports the new one takes over, as a restarted server does; ``setup_script`` then runs against the
-    database as it was left."""
+    database as it was left. ``env``: settings for the child (``{"LOGIN_TIMEOUT_SECONDS": "1"}``)."""
+    settings_env = env or {}
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env |= {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "DJANGO_SETTINGS_MODULE": "config.settings",
-            "SECRET_KEY_FILE": str(tmp_path / "secret")}
+            "SECRET_KEY_FILE": str(tmp_path / "secret")} | settings_env
     setup = subprocess.run([sys.executable, "-c", setup_script], cwd=ROOT, env=env, capture_output=True,
                            text=True, timeout=120)
     assert setup.returncode == 0, setup.stderr

@@ -24,6 +24,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from games.errors import GameError
+from games.validation import FieldError
 
 # Django's own logger for 500s, so an API bug reaches the same handlers (and alerts) as any other.
 log = logging.getLogger("django.request")
@@ -67,7 +68,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, GameError):
         retry_after = getattr(exc, "retry_after", None)  # games.limits.RateLimited
         headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-        return Response(exc.as_dict(), status=exc.status, headers=headers)
+        body = exc.as_dict()
+        if isinstance(exc, FieldError):
+            # The field by name, as DRF's own validation errors give it.
+            body["errors"] = {exc.field: [exc.reason]}
+        return Response(body, status=exc.status, headers=headers)
     # Converted here (DRF would do it too) so the code below sees DRF's exception and its code.
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
@@ -110,9 +115,40 @@ class ApiErrorsMixin:
         super().initial(request, *args, **kwargs)
 
 
+def is_api_path(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: a 500 outside the API's views (e.g. the schema pages), in the API's shape
     under /api/. Django has logged it already; with DEBUG on, Django shows its debug page instead."""
-    if request.path_info.startswith("/api/"):
+    if is_api_path(request.path_info):
         return JsonResponse(INTERNAL_ERROR, status=500)
     return defaults.server_error(request)
+
+
+# Django's own refusals that no API view sees: a URL no route matches, a request Django finds
+# suspicious before routing (handler400), a refusal outside DRF (handler403). Under /api/ each is
+# the API's JSON error, so a client parses one format whatever went wrong; elsewhere the site's page.
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``."""
+    if is_api_path(request.path_info):
+        return JsonResponse({"code": "NotFound", "reason": "no API endpoint at this path (see /api/schema/)"},
+                            status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``."""
+    if is_api_path(request.path_info):
+        return JsonResponse({"code": "BadRequest", "reason": "the request was refused as malformed"}, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler403``."""
+    if is_api_path(request.path_info):
+        return JsonResponse({"code": "PermissionDenied", "reason": "you may not do this"}, status=403)
+    return defaults.permission_denied(request, exception)

@@ -12,7 +12,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import presence, services
+from games import abandon, presence, services
 from games.models import ChatMessage
 
 from .base import ApiView, GenericApiView, get_game
@@ -21,6 +21,7 @@ from .serializers import (
     ChatMessageSerializer,
     ChatPostedSerializer,
     ChatPostSerializer,
+    GameSerializer,
     HistoryQuerySerializer,
     HistorySerializer,
     MoveResultSerializer,
@@ -69,8 +70,21 @@ class MovesView(ApiView):
         body = MoveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         move = body.validated_data
+        # A move is its player's presence, as a connection is: an adjourned game goes on first.
+        abandon.came_back(request.user, game_id)
         return Response(presence.act_in_time(request.user, game_id, move.get("seat"), move["action"], move["params"],
                                      move.get("v")))
+
+
+class ResumeView(ApiView):
+    @extend_schema(operation_id="games_resume", tags=["play"], parameters=[GAME_ID], request=None,
+                   responses={200: GameSerializer, **errors(401, 403, 404)})
+    def post(self, request: Request, game_id: int) -> Response:
+        """Come back to an adjourned game you play in, as connecting would: it goes on where it
+        stopped (docs/abandoned-games.md). Any other game of yours is left as it is."""
+        get_game(game_id)  # 404 for a game that does not exist
+        abandon.came_back(request.user, game_id, required=True)
+        return Response(GameSerializer(get_game(game_id)).data)
 
 
 class ChatView(GenericApiView):

@@ -1,22 +1,24 @@
 """Request and response shapes of the REST API.
 
-Request serializers check only types and ranges, with the WebSocket's rules (games/validation.py,
-through the strict fields of fields.py, with the consumer's bounds); every game rule (valid modes,
-arrangements, seat counts, chat length) is the lobby's or the game service's to decide, so the
-HTTP and WebSocket paths refuse the same things with the same codes.
+The request bodies the lobby protocol also takes (a new table, its set-up, a move, a chat line) are
+read by the very function of games/validation.py the WebSocket consumer calls
+(``RuleSerializer``): their fields below only describe them in the OpenAPI schema. Every game rule
+(valid modes, arrangements, seat counts, chat length) is the lobby's or the game service's to
+decide, so the HTTP and WebSocket paths refuse the same things with the same codes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import clocks, validation
-from games.consumers import MAX_SEAT
+from games.errors import GameError
 from games.lobby import MAX_SPECTATOR_DELAY, setup_state
-from games.models import ChatMessage, Game, Seat
+from games.models import ChatMessage, Game, Seat, Status
 
 from .fields import StrictCharField, StrictIntegerField
 
@@ -108,9 +110,22 @@ class GameSerializer(serializers.ModelSerializer):
     """A game (or a table being set up). Expects ``seats`` prefetched with their users."""
 
     host_username = serializers.CharField(source="host.username", read_only=True, allow_null=True)
+    seq = serializers.IntegerField(read_only=True, allow_null=True,
+                                   help_text="Actions in the log; null while a table with a spectator delay plays")
+    history_size = serializers.IntegerField(read_only=True, allow_null=True,
+                                            help_text="History messages so far; null while a table with a spectator "
+                                                      "delay plays")
     time_control = serializers.SerializerMethodField()
     setup = serializers.SerializerMethodField()
     players = serializers.SerializerMethodField()
+
+    def to_representation(self, game: Game) -> dict[str, Any]:
+        data = super().to_representation(game)
+        if game.spectator_delay and game.status in (Status.ACTIVE, Status.ADJOURNED):
+            # The live counters would show a delayed table's spectators each move (and each call
+            # window's end) before they may see it; players read theirs from their own pushes.
+            data["seq"] = data["history_size"] = None
+        return data
 
     class Meta:
         model = Game
@@ -139,21 +154,43 @@ class GameSerializer(serializers.ModelSerializer):
         return PlayerSerializer(self._seats(game), many=True).data
 
 
-class CreateGameSerializer(serializers.Serializer):
-    game_type = StrictCharField(max_length=32, help_text="A key from /api/game-types/")
+class RuleSerializer(serializers.Serializer):
+    """A body read by ``rule``, a function of games/validation.py that the WebSocket consumer calls
+    on its frame: a refusal is that function's GameError (``InvalidMessage`` naming the field, or
+    the field's own code), answered as on the WebSocket. The declared fields are the schema's."""
+
+    rule: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+    def run_validation(self, data: Any = serializers.empty) -> dict[str, Any]:
+        if not isinstance(data, Mapping):
+            # As a lobby frame that is no JSON object (an empty body reads as {}).
+            raise GameError("InvalidMessageFormat", "a request body is a JSON object of named fields")
+        return type(self).rule(data)
+
+
+class CreateGameSerializer(RuleSerializer):
+    rule = staticmethod(validation.create_game)
+    game_type = StrictCharField(required=False, allow_null=True, max_length=validation.MAX_GAME_TYPE_LENGTH,
+                                default=validation.DEFAULT_GAME_TYPE,
+                                help_text="A key from /api/game-types/; omit or null for acquire")
     mode = StrictIntegerField(min_value=-validation.MAX_INT, help_text="A mode id of that game type")
-    time_start = StrictIntegerField(required=False, allow_null=True, min_value=1, max_value=validation.MAX_DB_INT,
-                                    help_text="Seconds per player; omit or null for an untimed game")
-    time_increment = StrictIntegerField(required=False, default=0, max_value=validation.MAX_DB_INT,
-                                        help_text="Seconds added after each action")
+    time_start = StrictIntegerField(required=False, allow_null=True, min_value=-validation.MAX_DB_INT,
+                                    max_value=validation.MAX_DB_INT,
+                                    help_text="Seconds per player (1-86400, else InvalidTimeControl); omit or "
+                                              "null for an untimed game")
+    time_increment = StrictIntegerField(required=False, allow_null=True, default=0,
+                                        min_value=-validation.MAX_DB_INT, max_value=validation.MAX_DB_INT,
+                                        help_text="Seconds added after each action (0-86400, else "
+                                                  "InvalidTimeControl); omit or null for 0")
     time_control = TimeControlField(
         required=False, allow_null=True, default=None,
         help_text="Instead of time_start: majiang-server's clock, {\"per_decision\": 5, \"bank\": 20} "
                   "(seconds per decision 1-3600, a bank 0-3600 renewed every hand); omit or null for none")
-    spectator_delay = StrictIntegerField(required=False, default=0, min_value=0, max_value=MAX_SPECTATOR_DELAY,
-                                         help_text=f"Seconds spectators see the game late (0-{MAX_SPECTATOR_DELAY}); "
-                                                   "0: live")
-    rules = serializers.DictField(required=False, default=dict,
+    spectator_delay = StrictIntegerField(required=False, allow_null=True, default=0, min_value=0,
+                                         max_value=MAX_SPECTATOR_DELAY,
+                                         help_text=f"Seconds spectators see the game late (0-{MAX_SPECTATOR_DELAY}, "
+                                                   "else InvalidSpectatorDelay); omit, null or 0: live")
+    rules = serializers.DictField(required=False, allow_null=True, default=dict,
                                   help_text="The game's rule options, e.g. cribbage's {\"counting\": \"manual\", "
                                             "\"variants\": \"D\"}; riichi's {\"preset\": \"tenhou\"} and/or "
                                             "Majiang.rule() overrides")
@@ -162,23 +199,27 @@ class CreateGameSerializer(serializers.Serializer):
 # --- lobby operations -------------------------------------------------------------------------
 
 
-class AcceptSerializer(serializers.Serializer):
+class AcceptSerializer(RuleSerializer):
+    rule = staticmethod(validation.accept)
     version = StrictIntegerField(required=False, allow_null=True, max_value=validation.MAX_DB_INT,
                                  help_text="The setup version being accepted; refused if the setup changed")
 
 
-class ModeChangeSerializer(serializers.Serializer):
+class ModeChangeSerializer(RuleSerializer):
+    rule = staticmethod(validation.change_mode)
     mode = StrictIntegerField(min_value=-validation.MAX_INT)
 
 
-class ArrangementSerializer(serializers.Serializer):
+class ArrangementSerializer(RuleSerializer):
+    rule = staticmethod(validation.change_arrangement)
     arrangement = StrictIntegerField(min_value=-validation.MAX_INT,
                                      help_text="1 random order, 2 exact order, 3 specify teams")
     order = serializers.ListField(child=StrictIntegerField(min_value=1), required=False, allow_null=True,
                                   help_text="User ids in seating order; must list every user at the table once")
 
 
-class KickSerializer(serializers.Serializer):
+class KickSerializer(RuleSerializer):
+    rule = staticmethod(validation.kick)
     user = StrictIntegerField(min_value=1, help_text="Id of the user to remove from the table")
 
 
@@ -232,13 +273,16 @@ class ReplaySerializer(serializers.Serializer):
                                                    "produced it")
 
 
-class MoveSerializer(serializers.Serializer):
-    action = StrictCharField(max_length=40, help_text="Action type, as listed in the snapshot's legal actions")
-    params = serializers.ListField(child=serializers.JSONField(), required=False, default=list)
-    # v is a position in the log (validation.seq), seat a seat number (games.consumers.MAX_SEAT).
+class MoveSerializer(RuleSerializer):
+    rule = staticmethod(validation.game_action)
+
+    action = StrictCharField(max_length=validation.MAX_ACTION_LENGTH, allow_blank=True,
+                             help_text="Action type, as listed in the snapshot's legal actions")
+    params = serializers.ListField(child=serializers.JSONField(), required=False, allow_null=True, default=list)
+    # v is a position in the log (validation.seq), seat a seat number (validation.MAX_SEAT).
     v = StrictIntegerField(required=False, allow_null=True, max_value=validation.MAX_DB_INT,
                            help_text="The game seq the client had seen (duplicate protection)")
-    seat = StrictIntegerField(required=False, allow_null=True, max_value=MAX_SEAT,
+    seat = StrictIntegerField(required=False, allow_null=True, max_value=validation.MAX_SEAT,
                               help_text="The seat the client believes it plays; refused if it is not")
 
 
@@ -256,9 +300,11 @@ class ChatMessageSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ChatPostSerializer(serializers.Serializer):
-    # No max_length or blank check here: the chat service owns those rules (ChatTooLong, InvalidChat).
-    text = StrictCharField(allow_blank=True)
+class ChatPostSerializer(RuleSerializer):
+    rule = staticmethod(validation.chat)
+
+    # The chat service owns the length (ChatTooLong); anything but text is InvalidChat.
+    text = StrictCharField(help_text="At most 500 characters, not blank")
 
 
 class ChatPostedSerializer(serializers.Serializer):

@@ -27,6 +27,7 @@ urlpatterns = [
     path("games/<int:game_id>/snapshot/", play_views.SnapshotView.as_view(), name="api-game-snapshot"),
     path("games/<int:game_id>/replay/", play_views.ReplayView.as_view(), name="api-game-replay"),
     path("games/<int:game_id>/moves/", play_views.MovesView.as_view(), name="api-game-moves"),
+    path("games/<int:game_id>/resume/", play_views.ResumeView.as_view(), name="api-game-resume"),
     path("games/<int:game_id>/chat/", play_views.ChatView.as_view(), name="api-game-chat"),
     path("games/<int:game_id>/export/", export.GameExportView.as_view(), name="api-game-export"),
 ]

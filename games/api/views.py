@@ -47,12 +47,8 @@ class GameListView(GenericApiView):
         """Open a new table; the requester becomes its host and takes the first seat."""
         data = CreateGameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = lobby.create_table(request.user, data.validated_data["game_type"], data.validated_data["mode"],
-                                  time_start=data.validated_data.get("time_start"),
-                                  time_increment=data.validated_data["time_increment"],
-                                  rules=data.validated_data["rules"],
-                                  time_control=data.validated_data.get("time_control"),
-                                  spectator_delay=data.validated_data["spectator_delay"])
+        table = dict(data.validated_data)  # read as the WebSocket's CreateGame is (validation.create_game)
+        game = lobby.create_table(request.user, table.pop("game_type"), table.pop("mode"), **table)
         return Response(GameSerializer(get_game(game.id)).data, status=status.HTTP_201_CREATED)
 
 

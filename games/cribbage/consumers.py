@@ -10,16 +10,14 @@ during a game and the control client's ``N:`` (everyone follows it to a new tabl
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
-from django.conf import settings
 
+from accounts import login_limits
 from accounts.models import User
-from accounts.tokens import check_token
 from games import db, limits, lobby, presence, push, services, sweeper
 from games.errors import GameError
 from games.guard import GuardedConsumer
@@ -42,9 +40,14 @@ NOT_CONTROL = {
 }
 
 
-def intro_timeout() -> float:
-    """Seconds a link has to log in (``IM:``) before the server parts with ``E:TIMEOUT``."""
-    return float(settings.CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS)
+# How a link whose log-in ended is told (accounts/sessions.py's codes): one ``E:`` word each.
+ENDED_LINES = {"TokenRevoked": "REVOKED", "TokenExpired": "EXPIRED", "LoggedOut": "LOGGEDOUT",
+               "SessionExpired": "EXPIRED"}
+
+
+# How a link refused by its admission (games/admission.py) is told: one ``E:`` word each; a byte
+# flood is a breach (the Brute's line, after the warning that says why).
+REFUSED_LINES = {"TooManyConnections": "TOOMANY", "LoginTimeout": "TIMEOUT"}
 
 
 def table_group(game_id: int) -> str:
@@ -68,23 +71,37 @@ class CribbageConsumer(GuardedConsumer):
         self._reset_table()
         sweeper.ensure_running()
         await self.accept()
-        self.user, self.token_id = await db.call(self._authenticate)
+        try:
+            self.user, self.token_id = await db.call(self._authenticate)
+        except limits.RateLimited as refused:
+            await self.refuse_login(refused)
+            return
+        if self.user is not None and self.token_id is None:
+            # Logged in by the browser's session: the link lasts as long as that session does.
+            self.session_key = self.scope["session"].session_key
         try:
             await db.call(gateway.check_link, self.wanted, self.user)
         except gateway.Refused as refused:
             await self.part(codec.fatal(refused.reason))
             return
         await self.send_line(codec.protocol_line())
-        self._intro_timer = asyncio.ensure_future(self._intro_deadline())
 
-    async def _intro_deadline(self) -> None:
-        # Through the channel layer, not directly: the consumer handles it in turn with its lines.
-        await asyncio.sleep(intro_timeout())
-        await self.channel_layer.send(self.channel_name, {"type": "cribbage.intro_timeout"})
+    def logged_in(self) -> bool:
+        # Until IM: the link is introducing itself (its deadline: LOGIN_TIMEOUT_SECONDS, E:TIMEOUT).
+        return getattr(self, "stage", INTRO) != INTRO
 
-    async def cribbage_intro_timeout(self, event: dict[str, Any]) -> None:
-        if self.stage == INTRO:
-            await self.part(codec.fatal("TIMEOUT"))
+    async def refuse(self, code: str, reason: str) -> None:
+        if getattr(self, "stage", None) is None:
+            # Over the address cap, refused before connect() ran: nothing to leave.
+            self.stage = CLOSED
+            await self.send(text_data=codec.fatal(REFUSED_LINES[code]))
+            await self.close()
+            return
+        if code == "RateLimited":
+            await self.send_line(codec.warning("RATELIMITED", reason))
+            await self.part(codec.BRUTE)
+            return
+        await self.part(codec.fatal(REFUSED_LINES[code]))
 
     def _reset_table(self) -> None:
         self.renderer: codec.SeatRenderer | None = None
@@ -103,10 +120,16 @@ class CribbageConsumer(GuardedConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         token = (query.get("token") or [""])[0]
         if token:
-            api_token = check_token(token)
+            api_token = login_limits.token_login(token, login_limits.scope_address(self.scope))
             return (None, None) if api_token is None else (api_token.user, api_token.id)
         user = self.scope.get("user")
         return (user, None) if user is not None and user.is_authenticated else (None, None)
+
+    async def refuse_login(self, refused: limits.RateLimited) -> None:
+        """Too many failed log-ins from this address: the warning says when to come back, and the
+        link ends as any refused log-in does."""
+        await self.send_line(codec.warning("RATELIMITED", refused.reason))
+        await self.part(codec.fatal("LOGIN"))
 
     async def send_line(self, line: str) -> None:
         if self.stage != CLOSED:
@@ -127,14 +150,11 @@ class CribbageConsumer(GuardedConsumer):
         await self.cleanup()
 
     async def cleanup(self) -> None:
-        timer = getattr(self, "_intro_timer", None)
-        if timer is not None:
-            timer.cancel()
         await self._leave()
         self.stage = CLOSED
 
-    async def token_gone(self) -> None:
-        await self.part(codec.fatal("REVOKED"))
+    async def login_gone(self, code: str, reason: str) -> None:
+        await self.part(codec.fatal(ENDED_LINES[code]))
 
     async def internal_error(self, message: dict[str, Any]) -> None:
         if message.get("type") == "websocket.receive":
@@ -239,7 +259,12 @@ class CribbageConsumer(GuardedConsumer):
     async def introduce(self, command: codec.Command) -> None:
         user, token_id = self.user, self.token_id
         if user is None:
-            api_token = await self._call(check_token, command.token) if command.token else None
+            try:
+                api_token = await self._call(login_limits.token_login, command.token,
+                                             login_limits.scope_address(self.scope)) if command.token else None
+            except limits.RateLimited as refused:
+                await self.refuse_login(refused)
+                return
             if api_token is None:
                 await self.part(codec.fatal("LOGIN"))
                 return
@@ -258,7 +283,7 @@ class CribbageConsumer(GuardedConsumer):
         self.client_id = greetings["client"]
         await self._join_group(LOBBY_GROUP)
         await self._join_group(user_group(user.id))
-        if not await self.token_still_live():
+        if not await self.still_logged_in():
             return
         await self.channel_layer.group_send(LOBBY_GROUP, {
             "type": "push.message", "skip_users": [], "skip_client": self.client_id,

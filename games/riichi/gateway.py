@@ -69,6 +69,26 @@ def _riichi(game_id: int) -> Game:
     return game
 
 
+def _own_seat(user: User, game: Game) -> None:
+    """Refuse a game past its set-up that is not one of ``user``'s to take up."""
+    if game.status == Status.ABORTED:
+        raise GameError("GameNotActive", "the game was aborted")
+    seat = game.seats.filter(user=user).exclude(position=None).first()
+    if seat is None:
+        raise Forbidden("NotInGame", "you do not play in this game (a protocol client plays, it does not watch)")
+    if seat.forfeited:
+        raise Forbidden("Forfeited", "you have left this game")
+
+
+def check_join(user: User, game_id: int) -> None:
+    """Refuse, changing nothing, a game ``join`` would certainly refuse: a log-in that names its
+    table (mmj) is refused as a whole rather than accepted and then left at no table. A table
+    being set up is left to ``join`` itself (its last seat may go meanwhile)."""
+    game = _riichi(game_id)
+    if game.status != Status.SETUP:
+        _own_seat(user, game)
+
+
 def join(user: User, game_id: int) -> str:
     """Take a seat at ``game_id``: join a table being set up, or take up one's seat in a game in
     progress again (the server stops playing it: ``services.set_away``), or look back at one's
@@ -78,13 +98,7 @@ def join(user: User, game_id: int) -> str:
         if not game.seats.filter(user=user).exists():
             lobby.join(user, game_id)
         return Status.SETUP
-    if game.status == Status.ABORTED:
-        raise GameError("GameNotActive", "the game was aborted")
-    seat = game.seats.filter(user=user).exclude(position=None).first()
-    if seat is None:
-        raise Forbidden("NotInGame", "you do not play in this game (a protocol client plays, it does not watch)")
-    if seat.forfeited:
-        raise Forbidden("Forfeited", "you have left this game")
+    _own_seat(user, game)
     if game.status == Status.ACTIVE:
         services.set_away(game_id, user, False)
     return game.status

@@ -20,6 +20,7 @@ from games.consumers import FatalError
 from games.errors import GameError
 from games.lines import Breach, LineProtocol
 
+from . import gateway
 from .protocols import mmj
 from .protocols.mmj_seat import MmjSeat, Refused
 from .seat_consumer import SeatConsumer
@@ -109,6 +110,11 @@ class MmjConsumer(SeatConsumer):
         except mmj.MmjError as error:
             await self.fatal("malformed", str(error))
             return
+        if not operations and self.allowed.take():
+            # A frame that completes no message (whitespace, a message's first part) still counts
+            # against the rate: over a WebSocket, empty frames are a flood too.
+            await self.reject("RateLimited: too many frames on this link; nothing was changed")
+            return
         for op in operations:
             if self.closed:
                 return
@@ -149,6 +155,12 @@ class MmjConsumer(SeatConsumer):
             game_id = validation.game_id(int(parts[2]))
         if not await self.log_in({"username": parts[0], "token": parts[1]}):
             return
+        if game_id is not None:
+            try:
+                # Before mmj1s: a log-in naming a game the user cannot have is refused as a whole.
+                await db.call(gateway.check_join, self.user, game_id)
+            except GameError as refused:
+                raise FatalError(refused.code, refused.reason) from None
         await self.say(mmj.ServerHello())
         try:
             await self.take_table(game_id)
@@ -169,6 +181,7 @@ class MmjConsumer(SeatConsumer):
         except Refused as refused:
             await self.reject(refused.reason)
             if asked is not None:
+                self.allowed.credit()  # its answer is paid for, as the first time
                 await self.say(asked)  # the question stands: the terminal tries again
             return
         self.asked = None
@@ -212,6 +225,9 @@ class MmjConsumer(SeatConsumer):
                 await self.seat.reply({**self.view.auto_reply(self.seat.legal), "seq": seq})  # type: ignore[union-attr]
                 continue
             self.asked = question
+            # Its answer is paid for in advance (limits.Bucket.credit): a terminal answering at the
+            # server's pace is never refused for it; what it sends unasked still counts.
+            self.allowed.credit()
             out.append(question)
         await self.say(*out)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts import login_limits
 from accounts.models import User
 from games import db, presence
 from games.consumers import authenticate, connected
@@ -30,15 +31,15 @@ class SeatConsumer(GuardedConsumer):
     async def log_in(self, credentials: dict[str, Any]) -> bool:
         """Authenticate ``credentials`` (``games.consumers.authenticate``: ``FatalError`` if refused),
         count the connection (``GameError`` ``TooManyConnections``), take a ``SeatLink``, listen to
-        the lobby's and the user's groups and tell the lobby. False when the token was revoked
+        the lobby's and the user's groups and tell the lobby. False when the log-in ended
         meanwhile (the link is being closed)."""
-        user, self.token_id = await db.call(authenticate, credentials)
+        user, self.token_id = await db.call(authenticate, credentials, address=login_limits.scope_address(self.scope))
         self.user = user
         self.client_id = (await db.call(presence.connect, user, self.channel_name, {}, None, False))["client"]
         self.seat = SeatLink(self, user, self.client_id, self.channel_layer)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.channel_layer.group_add(user_group(user.id), self.channel_name)
-        if not await self.token_still_live():
+        if not await self.still_logged_in():
             return False
         await self.channel_layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
         return True
@@ -75,13 +76,23 @@ class SeatConsumer(GuardedConsumer):
         seat, self.seat = self.seat, None
         await close_link(self.channel_layer, self.channel_name, self.user.id, client_id, seat)
 
-    async def token_gone(self) -> None:
+    async def login_gone(self, code: str, reason: str) -> None:
         # The link lets its seat go before it says goodbye: a client that sees the close (and logs
         # in again at once) finds its presence gone and its seat played by the server already.
         try:
             await self.cleanup()
         finally:
-            await self.fatal("TokenRevoked", "the API token this connection logged in with was revoked")
+            await self.fatal(code, reason)
+
+    def logged_in(self) -> bool:
+        return self.client_id is not None
+
+    async def refuse(self, code: str, reason: str) -> None:
+        # As at the end of a log-in: the seat goes first, then the link says why and closes.
+        try:
+            await self.cleanup()
+        finally:
+            await self.fatal(code, reason)
 
     async def push_message(self, event: dict[str, Any]) -> None:
         if self.seat is not None:

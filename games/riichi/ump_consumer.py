@@ -54,6 +54,7 @@ class Asking:
 
 class UmpConsumer(SeatConsumer):
     wants_log = False  # the Outlet's: a seat taken up again gets its current hand, no whole log
+    serial = 0  # the last line's; a link refused before connect() (games/admission.py) says line 1
 
     # -- the link ---------------------------------------------------------------------------------
 
@@ -164,6 +165,9 @@ class UmpConsumer(SeatConsumer):
 
     async def ask(self, ask: codec.Ask, seq: int, rest: list[codec.Ask]) -> None:
         self.asking = Asking(0, ask, seq, rest)
+        # Its answer is paid for in advance (limits.Bucket.credit): a client answering at the
+        # server's pace is never refused for it; what it sends unasked still counts.
+        self.lines_allowed.credit()
         self.asking.serial = await self.say(ask.line)
 
     # -- the seat's Outlet: UMP lines ---------------------------------------------------------------
@@ -185,6 +189,7 @@ class UmpConsumer(SeatConsumer):
                     lines = self.seated(frame["data"]) + lines
                 for line in lines:
                     if line.startswith("kyokustart") and self.stream_hands:
+                        self.lines_allowed.credit()  # for its "yes"
                         await self.say("ready?")  # between hands; nothing waits for the answer
                     self.stream_hands += line.startswith("kyokustart")
                     await self.say(line)

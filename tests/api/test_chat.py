@@ -58,7 +58,8 @@ def test_blank_chat_is_400(table, alice, client_for, text):
 
 @pytest.mark.parametrize(("raw", "code"), [
     ('{"text": "\\ud800"}', "ParseError"), ('{"text": "a\\u0000b"}', "ParseError"),  # no body may carry them
-    ('{}', "InvalidRequest"), ('{"text": null}', "InvalidRequest"),
+    # No text is the WebSocket's Chat without text.
+    ('{}', "InvalidChat"), ('{"text": null}', "InvalidChat"), ('{"text": 5}', "InvalidChat"),
 ])
 def test_malformed_chat_is_400(table, alice, client_for, raw, code):
     response = client_for(alice).post(chat(table.id), raw, content_type="application/json")

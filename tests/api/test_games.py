@@ -63,10 +63,11 @@ def test_create_table_untimed_by_default(alice, client_for):
         ({"game_type": "chess", "mode": 2}, "UnknownGameType"),
         ({"game_type": "draughts", "mode": 2}, "GameTypeUnavailable"),
         ({"game_type": "acquire", "mode": 42}, "InvalidMode"),
-        ({"game_type": "acquire"}, "InvalidRequest"),
-        ({"game_type": "acquire", "mode": "two"}, "InvalidRequest"),
-        ({"game_type": "acquire", "mode": 2, "time_start": 0}, "InvalidRequest"),
-        ({"game_type": "acquire", "mode": 2, "time_increment": 2**40}, "InvalidRequest"),
+        ({"game_type": "acquire"}, "InvalidMessage"),
+        ({"game_type": "acquire", "mode": "two"}, "InvalidMessage"),
+        ({"game_type": "acquire", "mode": 2, "time_start": 0}, "InvalidTimeControl"),
+        ({"game_type": "acquire", "mode": 2, "time_increment": 2**40}, "InvalidMessage"),
+        ({"mode": 42}, "InvalidMode"),  # no game_type: Acquire, as on the WebSocket
     ],
 )
 def test_create_table_refused(alice, client_for, payload, code, monkeypatch):
@@ -78,9 +79,9 @@ def test_create_table_refused(alice, client_for, payload, code, monkeypatch):
 
 def test_validation_errors_name_the_field(alice, client_for):
     body = assert_error(client_for(alice).post("/api/games/", {"game_type": "acquire", "mode": "x"}, format="json"),
-                        400, "InvalidRequest")
-    assert "mode" in body["errors"]
-    assert body["reason"].startswith("mode:")
+                        400, "InvalidMessage")
+    assert body["errors"] == {"mode": ["'mode' must be an integer"]}
+    assert body["reason"] == "'mode' must be an integer"
 
 
 def test_malformed_json_is_400(alice, client_for):

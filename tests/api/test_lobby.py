@@ -108,8 +108,8 @@ def test_change_mode_too_small_is_409(table, alice, bob, client_for):
     assert state(table) == before
 
 
-@pytest.mark.parametrize(("body", "code"), [({"mode": 99}, "InvalidMode"), ({}, "InvalidRequest"),
-                                            ({"mode": "four"}, "InvalidRequest")])
+@pytest.mark.parametrize(("body", "code"), [({"mode": 99}, "InvalidMode"), ({}, "InvalidMessage"),
+                                            ({"mode": "four"}, "InvalidMessage")])
 def test_change_mode_invalid_is_400(table, alice, client_for, body, code):
     before = state(table)
     assert_error(post(client_for(alice), table.id, "mode", body), 400, code)
@@ -130,7 +130,7 @@ def test_change_arrangement_with_order(table, alice, bob, client_for):
         ({"arrangement": 9}, "InvalidArrangement"),
         ({"arrangement": Arrangement.TEAMS}, "InvalidArrangement"),  # mode 2 has no teams
         ({"arrangement": Arrangement.EXACT, "order": [12345]}, "InvalidSeating"),
-        ({"arrangement": Arrangement.EXACT, "order": "alice"}, "InvalidRequest"),
+        ({"arrangement": Arrangement.EXACT, "order": "alice"}, "InvalidMessage"),
     ],
 )
 def test_change_arrangement_invalid_is_400(table, alice, client_for, body, code):
@@ -171,7 +171,7 @@ def test_kick_absent_user_is_404(table, alice, carol, client_for):
 def test_kick_impossible_user_id_is_400(table, alice, client_for, user):
     # Ids beyond the database's range once reached the ORM and failed there with a 500.
     before = state(table)
-    assert_error(post(client_for(alice), table.id, "kick", {"user": user}), 400, "InvalidRequest")
+    assert_error(post(client_for(alice), table.id, "kick", {"user": user}), 400, "InvalidMessage")
     assert state(table) == before
 
 

@@ -227,11 +227,11 @@ def test_anonymous_cannot_move(live, api):
 
 
 @pytest.mark.parametrize("body", [{}, {"action": "Add", "params": "1"}, {"action": "Add", "seat": -1},
-                                  {"action": "Add", "v": "x"}, {"action": ""}])
+                                  {"action": "Add", "v": "x"}, {"action": "x" * 41}])
 def test_malformed_move_is_400(live, client_for, body):
     before = state(live.game)
     assert_error(client_for(live.players[0]).post(url(live.game.id, "moves"), body, format="json"),
-                 400, "InvalidRequest")
+                 400, "InvalidMessage")
     assert state(live.game) == before
 
 

@@ -29,12 +29,12 @@ def test_rest_opens_a_table_with_a_start_and_an_increment(alice, client_for, gam
 
 
 @pytest.mark.parametrize("body, code, says", [
-    ({"time_start": 0}, "InvalidRequest", "time_start"),
+    ({"time_start": 0}, "InvalidTimeControl", "time_start is 1 to 86400 seconds"),
     ({"time_start": 86_401}, "InvalidTimeControl", "time_start is 1 to 86400 seconds"),
-    ({"time_start": 300, "time_increment": -1}, "InvalidRequest", "time_increment"),
+    ({"time_start": 300, "time_increment": -1}, "InvalidTimeControl", "time_increment is 0 to 86400"),
     ({"time_start": 300, "time_increment": 86_401}, "InvalidTimeControl", "time_increment is 0 to 86400"),
     ({"time_increment": 5}, "InvalidTimeControl", "time_increment needs time_start"),
-    ({"time_start": "300"}, "InvalidRequest", "time_start"),
+    ({"time_start": "300"}, "InvalidMessage", "time_start"),
     ({"time_start": 300, "time_control": {"per_decision": 5, "bank": 20}}, "InvalidTimeControl", "not both"),
 ])
 @pytest.mark.parametrize("game_type", ["acquire", "cribbage"])

@@ -112,7 +112,7 @@ async def test_a_dead_links_pending_lines_are_dropped(server, make_user):
     assert await database_sync_to_async(count)(Client, user=ann) == 0
 
 
-@override_settings(CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS=0.5)
+@override_settings(LOGIN_TIMEOUT_SECONDS=0.5)
 async def test_a_link_that_never_logs_in_is_parted_with_e_timeout(server):
     lines = await server()
     link = TcpLink(lines.port, name="mute")
@@ -123,7 +123,7 @@ async def test_a_link_that_never_logs_in_is_parted_with_e_timeout(server):
     await until(lambda: lines.links == 0)
 
 
-@override_settings(CRIBBAGEBBER_INTRO_TIMEOUT_SECONDS=0.5)
+@override_settings(LOGIN_TIMEOUT_SECONDS=0.5)
 async def test_the_introduction_timeout_spares_a_link_that_logged_in(server, make_user):
     lines = await server()
     ann = await database_sync_to_async(make_user)("ann")

@@ -104,6 +104,14 @@ LOBBY_FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "order": wrong(st.lists(user_refs, max_size=5)),
     "time_start": wrong(st.sampled_from([None, 0, 1, 60, 86_400, 86_401, -5])),
     "time_increment": wrong(st.sampled_from([None, 0, 1, 86_400, 86_401, -1])),
+    # majiang-server's clock: good ones, each bound just off, a key missing, unknown or mistyped.
+    "time_control": wrong(st.sampled_from([
+        None, {"per_decision": 5, "bank": 20}, {"per_decision": 5}, {"per_decision": 1, "bank": 0},
+        {"per_decision": 3600, "bank": 3600}, {"per_decision": 0}, {"per_decision": 3601},
+        {"per_decision": 5, "bank": -1}, {"per_decision": 5, "bank": 3601}, {"bank": 20}, {},
+        {"per_decision": 5, "extra": 1}, [5, 20]])
+        | st.fixed_dictionaries({}, optional={"per_decision": wrong(small_ints), "bank": wrong(small_ints)})),
+    "spectator_delay": wrong(st.sampled_from([None, 0, 1, 30, 900, 901, -1])),
     "rules": wrong(st.fixed_dictionaries({}, optional={
         "counting": st.sampled_from(["manual", "auto", "shouted", 1]),
         "variants": st.sampled_from(["", "D", "N", "DN", "X", None]),
@@ -126,7 +134,7 @@ LOBBY_FIELDS: dict[str, st.SearchStrategy[Any]] = {
 }
 
 MESSAGES = {
-    "CreateGame": ["game_type", "mode", "time_start", "time_increment", "rules"],
+    "CreateGame": ["game_type", "mode", "time_start", "time_increment", "time_control", "spectator_delay", "rules"],
     "JoinGame": ["game"],
     "LeaveGame": ["game"],
     "AcceptSetup": ["game", "version"],
@@ -195,7 +203,8 @@ def rule_options(game_type: str, min_size: int = 0, max_size: int = 3) -> st.Sea
 create_game = st.sampled_from(list(MODES)).flatmap(lambda game_type: st.fixed_dictionaries(
     {"game_type": st.just(game_type), "mode": st.sampled_from(MODES[game_type])},
     optional={"rules": rule_options(game_type), "time_start": LOBBY_FIELDS["time_start"],
-              "time_increment": LOBBY_FIELDS["time_increment"]}))
+              "time_increment": LOBBY_FIELDS["time_increment"], "time_control": LOBBY_FIELDS["time_control"],
+              "spectator_delay": LOBBY_FIELDS["spectator_delay"]}))
 
 
 @st.composite
@@ -347,7 +356,7 @@ first_frames = {
 
 # The fields of each write's body, by URL name (games/api/urls.py); a write not listed takes none.
 REST_FIELDS = {
-    "api-games": ["game_type", "mode", "time_start", "time_increment", "rules"],
+    "api-games": ["game_type", "mode", "time_start", "time_increment", "time_control", "spectator_delay", "rules"],
     "api-game-accept": ["version"],
     "api-game-mode": ["mode"],
     "api-game-arrangement": ["arrangement", "order"],

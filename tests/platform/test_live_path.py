@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import lobby, presence, services
+from games import lobby, presence, services, window
 from games.models import ChatMessage, Game
 
 # One locked read of the game row, the append, the row update; the rest is the transaction
@@ -34,17 +34,22 @@ def open_game(make_user, game_type: str, mode: int, others: int = 0) -> tuple[Ga
 
 
 def play_one(game: Game, players: dict[int, object], *, cold: bool = False) -> int:
-    """The engine's automatic move for the first seat the game waits for; its query count.
+    """The engine's automatic move for the first seat the game waits for; its query count, less one
+    insert for each answer kept back by a riichi call window that the move logs with it
+    (games/window.py: the window's answers enter the log together, one row each).
     ``cold``: with the engine cache emptied first (as in a process that did not make the last move)."""
-    with services._reading(Game.objects.get(id=game.id)) as entry:
-        seat = entry.engine.to_act()[0]
+    game = Game.objects.get(id=game.id)
+    with services._reading(game) as entry:
+        seat = window.deciding(game, entry.engine)[0]  # not a seat whose call answer is kept back
         action, params = entry.engine.auto_action(seat)
         seq = entry.seq
     if cold:
         services.engine_cache.clear()
+    kept = len(game.window_answers)
     with CaptureQueriesContext(connection) as queries:
         services.apply_action(game.id, players[seat], action, params, answers=seq)
-    return len(queries)
+    logged_with_it = kept if Game.objects.get(id=game.id).window_answers == [] else 0
+    return len(queries) - logged_with_it
 
 
 @pytest.mark.django_db(transaction=True)
@@ -67,8 +72,9 @@ def test_queries_per_action_and_snapshot_are_bounded(make_user, game_type, mode)
     assert len(counts) >= 30, "the game ended too soon to show anything"
     assert max(counts) <= ACTION_QUERIES, counts
     assert max(snapshots) <= SNAPSHOT_QUERIES, snapshots
-    # Flat: the last moves cost what the first did.
-    assert counts[-5:] == counts[:5] or max(counts[-5:]) <= min(counts[:5])
+    # Flat: the last moves cost no more than the first did (a riichi answer kept back by a call
+    # window costs one query less than a logged move, so both kinds occur at either end).
+    assert max(counts[-5:]) <= max(counts[:5]), counts
 
 
 @pytest.mark.django_db(transaction=True)

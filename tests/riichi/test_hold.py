@@ -47,11 +47,13 @@ def test_the_last_answer_waits_for_the_floor(table, monkeypatch):
     monkeypatch.setattr(services, "now_ms", lambda: now[0])
     waiting = _window(game, by_position, now)
     opened = now[0]
-    *first, last = waiting
-    for seat in first:  # answers that leave the window open are never held
-        services.apply_action(game.id, by_position[seat], "pass", [])
     game.refresh_from_db()
     seq = game.seq
+    *first, last = waiting
+    for seat in first:  # answers that leave the window open are never held, and are kept back
+        services.apply_action(game.id, by_position[seat], "pass", [])
+    game.refresh_from_db()
+    assert game.seq == seq and [row[0] for row in game.window_answers] == first
     now[0] = opened + FLOOR - 1
     with pytest.raises(services.Hold) as held:
         services.apply_action(game.id, by_position[last], "pass", [])
@@ -68,7 +70,10 @@ def test_the_last_answer_waits_for_the_floor(table, monkeypatch):
     now[0] = opened + FLOOR
     services.apply_action(game.id, by_position[last], "pass", [])
     game.refresh_from_db()
-    assert game.seq == seq + 1
+    # The whole window's answers enter the log together, in the order they came.
+    assert game.seq == seq + len(waiting) and game.window_answers == []
+    logged = list(game.actions.filter(seq__gt=seq).order_by("seq").values_list("seat", "timestamp_ms"))
+    assert logged == [(p, opened + FLOOR) for p in waiting]
 
 
 def test_no_floor_no_hold(table, settings, monkeypatch):
@@ -95,10 +100,11 @@ def test_in_time_sends_a_held_answer_again_when_due(table, monkeypatch):
 
     monkeypatch.setattr(services.time, "sleep", sleep)
     game.refresh_from_db()
-    seq = game.seq
+    seq = game.seq  # the kept answers are not in the log yet
+    assert len(game.window_answers) == len(waiting) - 1
     services.apply_action_in_time(game.id, by_position[waiting[-1]], "pass", [])
     game.refresh_from_db()
-    assert slept == [FLOOR / 1000] and game.seq == seq + 1
+    assert slept == [FLOOR / 1000] and game.seq == seq + len(waiting)
 
 
 def _timed_table(make_user, **clock):
@@ -155,4 +161,4 @@ def test_a_hold_never_outlasts_the_seats_own_clock(make_user, settings, monkeypa
     seq = game.seq
     services.apply_action(game.id, by_position[waiting[-1]], "pass", [])
     game.refresh_from_db()
-    assert game.seq == seq + 1 and not game.actions.get(seq=seq + 1).auto
+    assert game.seq == seq + len(waiting) and not game.actions.filter(seq__gt=seq, auto=True).exists()

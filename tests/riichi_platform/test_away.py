@@ -33,10 +33,15 @@ def test_while_away_every_decision_is_the_servers_and_back_the_player_decides(sc
     assert services.set_away(game.id, users[1], True) is False  # nothing changes twice
     before = len(moves(game))
     services.apply_action(game.id, users[0], "dapai", ["m2_"])
-    # Seat 1 could chi m2 (docs of ``scripted``): away, it passes, in the same step as the discard.
-    assert moves(game)[before:] == [(0, "dapai", ["m2_"], False), (1, "pass", [], True)]
+    # Seat 1 could chi m2 (docs of ``scripted``): away, it passes, in the same step as the discard;
+    # the pass is kept back with the window's other answers (games/window.py) until the last comes.
+    assert moves(game)[before:] == [(0, "dapai", ["m2_"], False)]
+    game.refresh_from_db()
+    assert [(row[0], row[1], row[5]) for row in game.window_answers] == [(1, "pass", True)]
     services.apply_action(game.id, users[2], "pass", [])
     services.apply_action(game.id, users[3], "pass", [])
+    assert moves(game)[before:before + 4] == [(0, "dapai", ["m2_"], False), (1, "pass", [], True),
+                                              (2, "pass", [], False), (3, "pass", [], False)]
     # Seat 1's draw is played at once too (its tsumogiri), and the others are asked about it.
     assert moves(game)[-1][0] == 1 and moves(game)[-1][1] == "dapai" and moves(game)[-1][3] is True
     game.refresh_from_db()
@@ -54,8 +59,9 @@ def test_while_away_every_decision_is_the_servers_and_back_the_player_decides(sc
     game.refresh_from_db()
     assert 1 in services.snapshot(game, users[1])["to_act"]
     assert not any(seat == 1 and auto for seat, _, _, auto in moves(game)[-3:])
-    services.apply_action(game.id, users[1], "pass", [])  # its own decision again
-    assert moves(game)[-1] == (1, "pass", [], False)
+    services.apply_action(game.id, users[1], "pass", [])  # its own decision again (kept back: 0 and 3 to answer)
+    game.refresh_from_db()
+    assert [(row[0], row[1], row[5]) for row in game.window_answers] == [(1, "pass", False)]
 
 
 def test_away_survives_a_rebuild_from_the_log(scripted, riichi_table):
@@ -63,7 +69,8 @@ def test_away_survives_a_rebuild_from_the_log(scripted, riichi_table):
     services.set_away(game.id, users[2], True)
     services.engine_cache.clear()  # another process, or a restart: the flag is in the database
     services.apply_action(game.id, users[0], "dapai", ["m2_"])
-    assert (2, "pass", [], True) in moves(game)
+    game.refresh_from_db()  # seat 2's pass, played by the server, is kept back until the window closes
+    assert [2, "pass", [], None] == game.window_answers[0][:4] and game.window_answers[0][5] is True
 
 
 def test_a_forfeit_is_not_taken_back_and_only_players_are_away(scripted, riichi_table, make_user):
@@ -103,4 +110,5 @@ def test_another_process_with_the_old_seat_flags_rebuilds(scripted, riichi_table
     assert Game.objects.get(id=game.id).seq == seq  # nothing played: seat 2 was not asked
     services.engine_cache.put(game.id, stale)  # what the other process holds
     services.apply_action(game.id, users[0], "dapai", ["m2_"])
-    assert (2, "pass", [], True) in moves(game)
+    game.refresh_from_db()  # seat 2's pass, played by the server, is kept back until the window closes
+    assert [2, "pass", [], None] == game.window_answers[0][:4] and game.window_answers[0][5] is True

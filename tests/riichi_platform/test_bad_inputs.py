@@ -86,7 +86,7 @@ async def test_malformed_and_illegal_decisions_change_nothing(table):
     await table.refused(1, {"action": "dapai", "params": ["m3"]}, "NotYourTurn")
     await table.refused(0, {"action": "fly", "params": []}, "IllegalAction", "unknown action 'fly'")
     await table.refused(0, {"action": 5, "params": []}, "InvalidMessage")
-    await table.refused(0, {"action": "dapai", "params": "m2_"}, "InvalidMessage", "'params' a list")
+    await table.refused(0, {"action": "dapai", "params": "m2_"}, "InvalidMessage", "'params' must be a list")
     for params in ([5], ["m2_", "m6"], [["m2_"]], [{"p": "m2_"}], [], ["M2_"], ["m2_ "]):
         await table.refused(0, {"action": "dapai", "params": params}, "IllegalAction", "is not legal now")
     await table.refused(0, {"action": "dapai", "params": ["z7"]}, "IllegalAction", "dapai ['z7'] is not legal now")

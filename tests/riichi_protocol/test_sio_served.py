@@ -246,7 +246,7 @@ def test_log_in_and_log_out(site, tmp_path):
         assert bot.wait(60) == 0
     assert "ログインエラー" in (tmp_path / "wrong.log").read_text()
     assert seat_of(database, game_id, "ben") is None
-    # POST /majiang/logout clears the cookie.
+    # POST /majiang/logout clears the cookie and ends it on the server: a kept copy logs in no more.
     request = urllib.request.Request(f"http://127.0.0.1:{port}/majiang/logout", method="POST",
                                      headers={"Cookie": f"MAJIANG={cookie}"})
     with urllib.request.urlopen(request, timeout=30) as response:
@@ -254,16 +254,17 @@ def test_log_in_and_log_out(site, tmp_path):
         assert response.headers["Set-Cookie"].startswith('MAJIANG=""; expires=Thu, 01 Jan 1970')
 
     async def scenario():
-        # No cookie, a forged one: HELLO null, ERROR, and the server disconnects.
-        forged = cookie[:-2] + ("AA" if not cookie.endswith("AA") else "BB")
-        for value in (None, forged):
+        # No cookie, a forged one, the logged-out one: HELLO null, ERROR, and the server disconnects.
+        forged = cookie[:-2] + ("aa" if not cookie.endswith("aa") else "bb")
+        for value in (None, forged, cookie):
             peer = await SioPeer.open(port, value, "no login")
             assert await peer.expect("connect") == []
             assert await peer.expect("HELLO") == [None]
             assert (await peer.expect("ERROR"))[0].startswith("NotLoggedIn: ")
             assert await peer.expect("disconnect") == ["io server disconnect"]
             await peer.close()
-        peer = await SioPeer.open(port, cookie, "eve")
+        _, fresh, _ = login(port, f"eve:{tokens['eve']}")
+        peer = await SioPeer.open(port, fresh, "eve")
         await peer.expect("connect")
         assert await peer.expect("HELLO") == [{"uid": peer_uid(database, "eve"), "name": "eve"}]
         await peer.close()

@@ -38,7 +38,10 @@ for name in ("flooder", "bob"):
 
 @pytest.fixture
 def served(tmp_path):
-    with serve(tmp_path, SETUP, cribbage=False, quiet=False) as site:
+    # One address opens them all: the per-address cap (games/addresses.py) is raised past the flood,
+    # so that this measures the per-user cap and the frame limits.
+    with serve(tmp_path, SETUP, cribbage=False, quiet=False,
+               env={"MAX_CONNECTIONS_PER_ADDRESS": str(CONNECTIONS + 10)}) as site:
         flooder, bob = site.setup_output.split()[-2:]
         yield {"port": site.http_port, "flooder": flooder, "bob": bob}
 

@@ -20,7 +20,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import User
-from games import lobby, move_sql, services
+from games import lobby, move_sql, services, window
 from games.engine import Mode
 from games.errors import GameError
 from games.models import Game, Status
@@ -130,9 +130,11 @@ def play_table(game_type: str, mode: Mode, users: list[User], choose: BotChoice,
         snap = services.snapshot(game, user, start=game.history_size)
         if game.status != Status.ACTIVE or not snap["to_act"]:
             break
-        if snap["position"] not in snap["to_act"]:
+        # Seats whose answer to an open call window is kept back (games/window.py) are done.
+        deciding = [p for p in snap["to_act"] if p not in window.answered(game)]
+        if snap["position"] not in deciding:
             # Another seat is to act: look again, from that seat.
-            user = by_position[snap["to_act"][0]]
+            user = by_position[deciding[0]]
             snap = services.snapshot(game, user, start=game.history_size)
         action_type, params = choose(snap["view"], snap["legal"], rng)
         try:

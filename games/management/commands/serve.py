@@ -40,6 +40,8 @@ class Command(BaseCommand):
         from twisted.internet import reactor
 
         from config.asgi import application
+        from config.daphne_bodies import limit_bodies
+        from games import http_deadline
         from games.cribbage.tcp import CRIBBAGEBBER
         from games.lines import LineServer
         from games.riichi.mmj_consumer import MMJ
@@ -77,8 +79,18 @@ class Command(BaseCommand):
             # a busy client loses the FatalError that says why it was turned away.
             server.ws_factory.setProtocolOptions(
                 closeHandshakeTimeout=settings.WEBSOCKET_CLOSE_TIMEOUT_SECONDS)
+            # Twisted closes an HTTP connection only when it has been idle for 12 hours, and any
+            # byte makes it busy again: without a deadline a trickled request holds it for good.
+            http_deadline.install(server.http_factory, settings.HTTP_REQUEST_TIMEOUT_SECONDS)
+
+        def bound_bodies() -> None:
+            # Twisted reads a whole request body before Daphne calls the app, and Daphne then queues
+            # it to the app at once: its requests refuse one over the limit as it arrives instead
+            # (config/daphne_bodies.py). Server.run has made the factory; no connection is accepted yet.
+            limit_bodies(server.http_factory)
 
         reactor.callWhenRunning(background)
+        reactor.callWhenRunning(bound_bodies)
         reactor.callWhenRunning(close_politely)
         for protocol, line_port in line_ports:
             if line_port:
@@ -86,7 +98,9 @@ class Command(BaseCommand):
                                               close_timeout=server.application_close_timeout,
                                               max_pending_lines=settings.TCP_MAX_PENDING_LINES,
                                               idle_timeout=settings.TCP_IDLE_TIMEOUT_SECONDS,
-                                              write_timeout=settings.TCP_WRITE_TIMEOUT_SECONDS),
+                                              write_timeout=settings.TCP_WRITE_TIMEOUT_SECONDS,
+                                              bytes_per_second=settings.BYTES_PER_SECOND,
+                                              byte_burst=settings.BYTE_BURST),
                                    server, failed, verbosity)
         if verbosity >= 1:
             self.stdout.write(f"HTTP/WebSocket on http://{host}:{port}/")

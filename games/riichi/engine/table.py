@@ -247,13 +247,16 @@ class RiichiGame:
         renewed with every hand (majiang-server's, games/clocks.py) watches this change."""
         return len(self.game.paipu.get("log", ()))
 
-    def apply(self, seat: int, action_type: str, params: list[Any]) -> list[Event]:
+    def _check_form(self, action_type: str, params: list[Any]) -> None:
         if self.is_over:
             raise Rejection("the game is over")
         if action_type not in ACTIONS:
             raise Rejection(f"unknown action {action_type!r}")
         if not isinstance(params, list | tuple):
             raise Rejection("params must be a list")
+
+    def apply(self, seat: int, action_type: str, params: list[Any]) -> list[Event]:
+        self._check_form(action_type, params)
         if not self._started:
             if action_type != "kaiju" or seat != self.host:
                 raise Rejection(f"the game has not started: seat {self.host} starts it with kaiju")
@@ -276,6 +279,17 @@ class RiichiGame:
             game.next()
             self._advance()
         return self._take_events()
+
+    def check(self, seat: int, action_type: str, params: list[Any]) -> None:
+        """Raise ``Rejection`` if ``apply`` would refuse the action now; change nothing. The
+        platform checks an answer to a decision window this way when it keeps the answer back
+        until the window closes (games/window.py)."""
+        self._check_form(action_type, params)
+        if not self._started:
+            raise Rejection(f"the game has not started: seat {self.host} starts it with kaiju")
+        if seat not in self._waiting:
+            raise Rejection(f"the game is not waiting for seat {seat}")
+        self._reply_for(seat, action_type, list(params))
 
     def decision_window(self) -> bool:
         """Whether the game waits for hidden decisions on a discard or an added kan (calls, ron):
