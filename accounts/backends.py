@@ -29,6 +29,7 @@ class LockoutBackend(ModelBackend):
         except GameError as refused:
             # PermissionDenied, not None: Django then tries no other backend. The password is not
             # even hashed, so a refused guess costs nothing and tells an attacker nothing.
+            login_limits.note_refusal(refused)
             raise PermissionDenied(refused.reason) from None
         user = super().authenticate(request, username=username, password=password, **kwargs)
         login_limits.end_password(address, username, user is not None, counted)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import math
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -157,6 +158,23 @@ def begin_password(address: str, username: str) -> str:
     if _increment(key, ends - time.time()) > settings.LOGIN_ADDRESS_FAILURE_LIMIT:
         raise RateLimited(ADDRESS_REASON, ends - time.time())
     return key
+
+
+# The refusal ``begin_password`` raised inside the authentication backend, per thread: Django's
+# ``authenticate`` turns the backend's PermissionDenied into a plain None, and a log-in path that
+# answers in its own terms must still say RateLimited or LoginLocked, not a wrong password (guesses
+# sent at once pass ``refusal`` together and are refused only there).
+_backend = threading.local()
+
+
+def note_refusal(refused: GameError) -> None:
+    _backend.refused = refused
+
+
+def take_refusal() -> GameError | None:
+    """The refusal the backend met on this thread since the last call, if any."""
+    refused, _backend.refused = getattr(_backend, "refused", None), None
+    return refused
 
 
 def end_password(address: str, username: str, succeeded: bool, counted: str) -> None:

@@ -249,6 +249,10 @@ HTTP_REQUEST_TIMEOUT_SECONDS = env_number("HTTP_REQUEST_TIMEOUT_SECONDS", 20)
 # Open links per client address, every transport together (WebSocket, socket.io, TCP lines); each
 # server process counts its own. Far above a browser and a few bots behind one address.
 MAX_CONNECTIONS_PER_ADDRESS = int(env_number("MAX_CONNECTIONS_PER_ADDRESS", 64))
+# Behind a reverse proxy: take the client's address from X-Forwarded-For (and its port and scheme
+# from X-Forwarded-Port/-Proto), so every per-address limit counts clients, not the proxy. Only
+# behind a proxy that sets them: a client reaching the server directly could claim any address.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 # WebSocket: how long the server waits for a client's answer to its close frame before it drops the
 # connection. Autobahn's own 1 s drops a slow client (a phone, a busy bot) with a TCP reset, which
 # throws away the FatalError it had not read yet; a client library waits 10 s on its side.

@@ -103,11 +103,15 @@ def authenticate(message: dict[str, Any], session_user: Any = None,
         refused = login_limits.refusal(address, username)
         if refused is not None:  # RateLimited or LoginLocked: said here, as the backend would not
             raise FatalError(refused.code, refused.reason)
+        login_limits.take_refusal()  # none left over from an earlier log-in on this thread
         try:
             user = authenticate_password(username=username, password=password, address=address)
         finally:
             close_old_connections()  # this ran on a worker thread of its own
         if user is None:
+            refused = login_limits.take_refusal()
+            if refused is not None:  # refused unhashed after all (a guess sent at once with others)
+                raise FatalError(refused.code, refused.reason)
             raise FatalError("IncorrectPassword", "wrong username or password")
     else:
         user = session_user

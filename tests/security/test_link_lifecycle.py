@@ -248,6 +248,10 @@ class SioLink:
             assert packet is not None and not packet.startswith("42"), packet
         while (packet := await self.packet()) is not None:
             assert packet in ("1", "2", "3", "6"), packet  # Engine.IO: close, pings, noops
+        # As Daphne does once the server has closed a WebSocket: the application hears the
+        # disconnect and ends (a communicator sends nothing by itself, and an application still
+        # waiting would only be cancelled when the test's event loop closes).
+        await self.link.disconnect()
 
 
 async def test_a_revocation_disconnects_the_socketio_transport_too(db_call, make_user):

@@ -306,3 +306,29 @@ async def test_spraying_is_refused_per_address_on_the_served_site(tmp_path, monk
         assert greeted["type"] == "Greetings"
         lines = await line_link(ump, "127.0.0.5", f"1 hello ump=1 user=ann password={key}", until="_ex_")
         assert " _ex_ " in lines[-1] and not [line for line in lines if " error " in line], lines
+
+
+def rest_via_proxy(port: int, forwarded_for: str, key: str) -> int:
+    """A REST call as a reverse proxy passes one on: from the proxy's address (127.0.0.1), naming
+    the client in X-Forwarded-For."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", "/api/game-types/", headers={"Authorization": f"Token {key}",
+                                                           "X-Forwarded-For": forwarded_for})
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+@pytest.mark.own_server
+@pytest.mark.parametrize("behind_proxy", [True, False])
+def test_behind_a_proxy_each_client_is_counted_by_its_own_address(tmp_path, monkeypatch, behind_proxy):
+    """``BEHIND_PROXY``: the per-address limits count the client X-Forwarded-For names, so one
+    client's wrong tokens do not lock out everyone behind the proxy. Without it the header is not
+    believed (a client reaching the server directly could claim any address)."""
+    monkeypatch.setenv("LOGIN_ADDRESS_FAILURE_LIMIT", "2")
+    monkeypatch.setenv("BEHIND_PROXY", "1" if behind_proxy else "0")
+    with serve(tmp_path, SETUP, cribbage=False, quiet=True) as site:
+        key = json.loads(site.setup_output.strip().splitlines()[-1])["ann"]
+        assert [rest_via_proxy(site.http_port, "203.0.113.7", "0" * 64) for _ in range(2)] == [401, 401]
+        assert rest_via_proxy(site.http_port, "203.0.113.7", key) == 429
+        assert rest_via_proxy(site.http_port, "198.51.100.9", key) == (200 if behind_proxy else 429)

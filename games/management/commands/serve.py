@@ -16,6 +16,12 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+# Daphne reads the client's address, port and scheme from these when the site is behind a proxy
+# (``BEHIND_PROXY``); a client reaching the server directly could claim any address with them.
+PROXY_HEADERS = {"proxy_forwarded_address_header": "X-Forwarded-For",
+                 "proxy_forwarded_port_header": "X-Forwarded-Port",
+                 "proxy_forwarded_proto_header": "X-Forwarded-Proto"}
+
 
 class Command(BaseCommand):
     help = "Serve HTTP/WebSocket (Daphne) and the CRIBBAGEBBER, UMP and mmj TCP ports from one process."
@@ -57,6 +63,9 @@ class Command(BaseCommand):
             endpoints=build_endpoint_description_strings(host=host, port=port),
             # As daphne's command line: its connect timeout, its access log on stdout at verbosity 1.
             websocket_connect_timeout=5,
+            # Behind a reverse proxy every client would be the proxy's address, and the per-address
+            # limits (docs/security.md) would count everyone as one; the proxy says who it is.
+            **(PROXY_HEADERS if settings.BEHIND_PROXY else {}),
             action_logger=AccessLogGenerator(sys.stdout) if verbosity >= 1 else None,
             verbosity=verbosity,
         )
