@@ -78,8 +78,10 @@ class Run:
     stop: threading.Event = field(default_factory=threading.Event)
 
     def discards(self) -> list[tuple[Seen, Seen]]:
-        """Each discard the watcher saw, with the first change after it."""
-        return [(seen, after) for seen, after in zip(self.seen, self.seen[1:]) if seen.last == "dapai"]
+        """Each discard the watcher saw come, with the first change after it. (Not the state of its
+        first look: the game's first discard was made before the server even started, by the set-up
+        script's last accept, and its window rightly resolves as soon as the seats answer.)"""
+        return [(seen, after) for seen, after in zip(self.seen[1:], self.seen[2:]) if seen.last == "dapai"]
 
     def enough(self) -> bool:
         kinds = [bool(self.could_call.get(seen.v)) for seen, _ in self.discards()]
@@ -208,6 +210,7 @@ def check(run: Run) -> dict[str, list[float]]:
         if waits[a] and waits[b]:
             gap = statistics.median(waits[a]) - statistics.median(waits[b])
             assert abs(gap) < tolerance, (a, b, gap, waits)
+    print({kind: (len(w), round(statistics.median(w), 3)) for kind, w in waits.items() if w})  # for -s runs
     return waits
 
 
