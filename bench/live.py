@@ -711,6 +711,9 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
     if not env.get("DATABASE_URL"):
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'live.sqlite3'}"
     layer = "Redis (REDIS_URL)" if env.get("REDIS_URL") else "in-memory"
+    # Every bot client connects from this machine's one address: the per-address cap
+    # (docs/security.md) would refuse all but the first 64; the bench raises it, unless told a value.
+    env.setdefault("MAX_CONNECTIONS_PER_ADDRESS", str(tables * spec.seats + 100))
     env.update(DJANGO_SETTINGS_MODULE="config.settings", BENCH_PREFIX=f"wsbench-{secrets.token_hex(3)}-",
                BENCH_USERS=str(tables * spec.seats), BENCH_GAME_TYPE=spec.key, BENCH_MODE=str(spec.mode),
                BENCH_TABLE_SIZE=str(spec.seats))
