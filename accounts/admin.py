@@ -2,9 +2,9 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from rest_framework.authtoken.models import TokenProxy
 
-from .forms import AdminLoginForm
-from .models import ApiToken, User
-from .views import throttled
+from accounts.forms import AdminLoginForm
+from accounts.models import ApiToken, User
+from accounts.views import throttled
 
 
 @admin.register(User)

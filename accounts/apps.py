@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from . import sessions, tokens  # noqa: F401 - connect the log-out and revocation signals
+        from accounts import sessions, tokens  # noqa: F401 - connect the log-out and revocation signals

@@ -10,10 +10,9 @@ from typing import Any
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from games.limits import RateLimited
-
-from . import login_limits
-from .models import ApiToken, User
+from accounts import login_limits
+from accounts.models import ApiToken, User
+from games.core.limits import RateLimited
 
 
 class ApiTokenAuthentication(authentication.TokenAuthentication):

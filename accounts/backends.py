@@ -10,10 +10,9 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from games.errors import GameError
-
-from . import login_limits
-from .models import User
+from accounts import login_limits
+from accounts.models import User
+from games.core.errors import GameError
 
 
 class LockoutBackend(ModelBackend):

@@ -2,8 +2,8 @@ from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
-from . import login_limits
-from .models import User
+from accounts import login_limits
+from accounts.models import User
 
 
 class SignUpForm(UserCreationForm):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .models import User
+from accounts.models import User
 
 
 def user_named(name: str) -> User:

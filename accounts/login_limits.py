@@ -1,6 +1,6 @@
 """How often log-ins may fail, for every way of logging in (docs/security.md, "guessing a password").
 
-Three counts, all in Django's cache (shared by every process under Redis, as ``games.limits``'s):
+Three counts, all in Django's cache (shared by every process under Redis, as ``games.core.limits``'s):
 
 - per client address: failed log-ins of any kind (passwords and tokens, every transport) within a
   fixed window of ``LOGIN_ADDRESS_WINDOW_SECONDS``. Past ``LOGIN_ADDRESS_FAILURE_LIMIT`` every
@@ -32,11 +32,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
-from games.errors import GameError
-from games.limits import RateLimited
-
-from . import tokens
-from .models import ApiToken
+from accounts import tokens
+from accounts.models import ApiToken
+from games.core.errors import GameError
+from games.core.limits import RateLimited
 
 UNKNOWN = "unknown"  # a client whose address the transport does not give: they share one count
 ADDRESS_REASON = "too many failed log-ins from this address"

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-from .models import Preferences
+from accounts.models import Preferences
 
 # The signals the table page may give when a game waits for the player, in the order it lists them.
 TURN_SIGNALS = ("turn_title", "turn_notification", "turn_sound")

@@ -24,11 +24,10 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games.push import user_group
+from accounts.models import ApiToken
+from games.service.push import user_group
 
-from .models import ApiToken
-
-# The channel-layer message a log-out sends to the user's group (handled in games/guard.py and by
+# The channel-layer message a log-out sends to the user's group (handled in games/transport/guard.py and by
 # majiang-server's sessions): ``{"type": SESSION_ENDED, "sessions": [session_key, ...]}``.
 SESSION_ENDED = "session.ended"
 

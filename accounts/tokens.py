@@ -9,11 +9,11 @@ by its first characters (``prefix``), its name and its dates.
 A user may hold several tokens (one per bot, say). Revoking one (``revoke``, the token page, the
 admin, or deleting the user) closes every live connection that logged in with it: once the
 deletion commits, the user's channel-layer group hears ``token.revoked`` with the token's id,
-and each consumer that recorded that id closes its link (``games/guard.py``).
+and each consumer that recorded that id closes its link (``games/transport/guard.py``).
 
 Expiry: a token made now expires ``API_TOKEN_TTL_DAYS`` days later (``0``: never); an expired
 token is refused wherever it is presented, and a link open with it closes at its expiry (each
-link wakes then: accounts/sessions.py, games/guard.py).
+link wakes then: accounts/sessions.py, games/transport/guard.py).
 """
 
 from __future__ import annotations
@@ -30,13 +30,12 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games.push import user_group
-
-from .models import ApiToken, User
+from accounts.models import ApiToken, User
+from games.service.push import user_group
 
 KEY_BYTES = 32
 PREFIX_LENGTH = 8
-# The channel-layer message a revocation sends to the owner's group (handled in games/guard.py).
+# The channel-layer message a revocation sends to the owner's group (handled in games/transport/guard.py).
 REVOKED = "token.revoked"
 # ``last_used`` is written at most this often per token, so that a busy bot's every REST call
 # does not turn into a database write.

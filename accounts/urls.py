@@ -1,8 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
-from .forms import LoginForm
+from accounts import views
+from accounts.forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),

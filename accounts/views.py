@@ -12,8 +12,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from . import tokens
-from .forms import NewTokenForm, SignUpForm
+from accounts import tokens
+from accounts.forms import NewTokenForm, SignUpForm
 
 
 def throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

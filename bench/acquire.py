@@ -7,13 +7,13 @@ Daphne process, bot games through the game service in-process, and oracle replay
 (a) built-in bots play complete games against the engine directly (no Django, no database);
 (b) ``--ws-games`` Acquire tables (Singles 4) play at once over WebSockets against ONE Daphne child
     process for ``--ws-seconds``: four bot clients per table, each deciding with
-    ``games.acquire.bot.choose`` exactly as a remote bot would, a finished table starting a new game
+    ``games.acquire.bots.house.choose`` exactly as a remote bot would, a finished table starting a new game
     at once. Reported: actions per second, and p50 / p99 of the time from sending an action to all
     four clients of that table having received the GameMessages carrying that action's ``v``, with
     the frames dropped, errors and CPU. This is ``bench/live.py --game acquire --daphnes 1``; its
     docstring gives the method (which push a bot decides from, old and new servers, gaps and
     stalls, the database and channel layer);
-(c) the same bots play complete games through the lobby and ``services.apply_action`` in this
+(c) the same bots play complete games through the lobby and ``moves.apply_action`` in this
     process on a fresh SQLite file in a temporary directory (migrated first), exactly as
     ``manage.py playbots`` does;
 (d) the 100 reference games in ../shared/oracle/acquire/games.jsonl are replayed from their
@@ -45,7 +45,7 @@ sys.path.insert(1, str(ROOT / "bench"))  # bench/live.py, however this file is s
 
 
 def bench_engine(seconds: float, seed: int) -> dict[str, Any]:
-    from games.acquire.bot import choose
+    from games.acquire.bots.house import choose
     from games.acquire.engine.game import AcquireGame
     from games.acquire.engine.modes import MODES
 
@@ -89,8 +89,8 @@ def bench_service(seconds: float, seed: int, players: int, workdir: Path) -> dic
     from django.core.management import call_command
     from django.db import connections
 
+    from games.core.registry import get_game_type
     from games.management.commands.playbots import bot_users, choose_mode, load_bot, play_table
-    from games.registry import get_game_type
 
     migrate_began = time.perf_counter()
     call_command("migrate", verbosity=0, interactive=False)

@@ -6,7 +6,7 @@
     combinations (one core; see that module for how they are counted), checked against the
     published distribution;
 (b) ``--bot-games`` complete 2-player games, engine only (no Django, no database), every decision
-    made by ``games.cribbage.bot.choose`` for the first seat ``to_act()`` lists.
+    made by ``games.cribbage.bots.house.choose`` for the first seat ``to_act()`` lists.
 
 The last line is one JSON object with the figures. No peer implementation exists for cribbage, so
 every figure is absolute.
@@ -48,12 +48,12 @@ def bench_sweep() -> dict[str, Any]:
 
 def bench_bot_games(games: int, seed: int) -> dict[str, Any] | None:
     try:
-        from games.cribbage.bot import choose
+        from games.cribbage.bots.house import choose
         from games.cribbage.engine.game import CribbageGame
     except ImportError as error:
         print(f"(b) bot games: skipped, the cribbage bot or engine is not importable yet ({error})")
         return None
-    from games.engine import Mode
+    from games.core.engine import Mode
 
     mode = Mode(2, "Two players", 2)
     actions = 0

@@ -6,8 +6,8 @@
 ``--tables`` tables of one game type play at once (Acquire: Singles 4, four bot clients per table;
 cribbage: Two players, two; ``GAMES`` below), every seat a client of its own on ``/ws/bot/``
 (``websockets``), logged in with an API token of its own user, deciding with the game's built-in
-bot (``GameType.bot()``: ``games.acquire.bot.choose``, ``games.cribbage.bot.choose``) exactly as a
-remote bot would:
+bot (``GameType.bot()``: ``games.acquire.bots.house.choose``, ``games.cribbage.bots.house.choose``)
+exactly as a remote bot would:
 
 - a ``GameMessages`` push that carries ``legal`` (and ``view``, the seat's engine view after the
   action) is decided from directly: if ``legal`` holds a decision for this seat, the client sends
@@ -102,7 +102,7 @@ Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[s
 class GameSpec:
     """What the bench needs of a game type: the mode it opens and which actions are no decision."""
 
-    key: str  # the game type (games.registry)
+    key: str  # the game type (games.core.registry)
     mode: int  # the mode id every table opens
     # Action types a seat may take at any time but never has to: the game does not wait for them,
     # so a ``legal`` holding only these is no decision to make.
@@ -117,14 +117,14 @@ class GameSpec:
         return self._mode().name
 
     def _mode(self) -> Any:
-        from games.registry import get_game_type
+        from games.core.registry import get_game_type
 
         game_type = get_game_type(self.key)
         assert game_type is not None and game_type.mode(self.mode) is not None, (self.key, self.mode)
         return game_type.mode(self.mode)
 
     def bot(self) -> Choose:
-        from games.registry import get_game_type
+        from games.core.registry import get_game_type
 
         game_type = get_game_type(self.key)
         assert game_type is not None
@@ -181,11 +181,14 @@ print(json.dumps(games))
 """
 ABORT_BENCH_GAMES = """
 import os
-from games import services
+try:
+    from games.service import lifecycle
+except ImportError:
+    from games import services as lifecycle
 from games.models import Game
 prefix = os.environ["BENCH_PREFIX"]
 for game_id in Game.objects.filter(status="active", host__username__startswith=prefix).values_list("id", flat=True):
-    services.abort(game_id)
+    lifecycle.abort(game_id)
 """
 
 

@@ -7,7 +7,7 @@ The server, the two runs and every figure are explained in ``bench/line_bench.py
 ``bench/ump.py``; this is what is mmj's.
 
 Per table, one mmj terminal (``tests/riichi_protocol/mmj_peer.py``'s ``Peer`` with the reference
-``games.riichi.mmj_terminal.Terminal(bot=True, seed=...)``, a new seed each game). An mmj login
+``games.riichi.clients.mmj_terminal.Terminal(bot=True, seed=...)``, a new seed each game). An mmj login
 has no bots option, so each game's table is readied over REST first, as a player readies one for
 a terminal (``mmj_peer.table_with_bots``: ``POST /api/games/`` with preset ``tenhou-east``, then
 ``POST /api/games/<id>/add-bot/`` three times, made in a thread so the other tables' terminals
@@ -40,7 +40,7 @@ from functools import partial
 import line_bench
 from line_bench import LINE_TIMEOUT_SECONDS, Bench, Game
 
-from games.riichi.mmj_terminal import Terminal
+from games.riichi.clients.mmj_terminal import Terminal
 from games.riichi.protocols import mmj
 from tests.riichi_protocol.mmj_peer import Peer, table_with_bots
 
@@ -114,7 +114,7 @@ BENCH = Bench(protocol="mmj", doc=__doc__, prefix=PREFIX, questions=QUESTIONS, t
               client="one mmj terminal (the reference Terminal, bot mode; table readied over REST)",
               errors="rejects (the terminal's tries refused; normal)",
               ended="closed by the server after the last ack",
-              notes={"client": "games.riichi.mmj_terminal.Terminal(bot=True), one per table",
+              notes={"client": "games.riichi.clients.mmj_terminal.Terminal(bot=True), one per table",
                      "table": "readied over REST (POST /api/games/, add-bot x3), joined as user/token/<game id>"})
 
 if __name__ == "__main__":

@@ -8,12 +8,12 @@ fresh SQLite file in a temporary directory. Then times ``GET /api/games/<id>/rep
 service call at the first, a quarter, half, three quarters and the last step, ``--reads`` times
 each (median), two ways:
 
-- ``frames``: ``services.replay_step``, as served: the record's history and one chunk of the
-  replay frames (games/frames.py), whatever the step;
-- ``log``: ``services.logged_step``, the replay of the first N actions every finished game's
+- ``frames``: ``reads.replay_step``, as served: the record's history and one chunk of the
+  replay frames (games/records/frames.py), whatever the step;
+- ``log``: ``reads.logged_step``, the replay of the first N actions every finished game's
   replay step cost before the frames.
 
-Also: the time to build the game's frames (``services.frame_fields``, done once after the game
+Also: the time to build the game's frames (``store.frame_fields``, done once after the game
 ends) and their stored size. No peer serves replays of these games, so the figures are absolute;
 ``log / frames`` at the last step is the ratio of the two ways. The last line is one JSON object.
 """
@@ -68,8 +68,9 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from games import services
     from games.models import Game, ReplayFrame
+    from games.records import store
+    from games.service import reads
 
     call_command("migrate", verbosity=0, interactive=False)
     call_command("playbots", args.game, "--seed", str(args.seed), *PLAYBOTS[args.game], stdout=io.StringIO())
@@ -77,15 +78,15 @@ def main() -> None:
     assert game is not None and game.is_over, "the bots did not finish their game"
 
     began = time.perf_counter()
-    services.build_frames(game)  # as after the last action (this process had no on_commit server loop)
+    store.build_frames(game)  # as after the last action (this process had no on_commit server loop)
     build_ms = (time.perf_counter() - began) * 1000
     stored = sum(len(bytes(data)) for data in ReplayFrame.objects.filter(game=game).values_list("data", flat=True))
 
     steps = sorted({0, game.seq // 4, game.seq // 2, game.seq * 3 // 4, game.seq})
     rows = []
     for step in steps:
-        frames_ms = median_ms(lambda step=step: services.replay_step(game, None, step), args.reads)
-        log_ms = median_ms(lambda step=step: services.logged_step(game, None, step, reveal=True),
+        frames_ms = median_ms(lambda step=step: reads.replay_step(game, None, step), args.reads)
+        log_ms = median_ms(lambda step=step: reads.logged_step(game, None, step, reveal=True),
                            max(1, args.reads // 4))
         rows.append({"step": step, "frames_ms": round(frames_ms, 2), "log_ms": round(log_ms, 2)})
         print(f"step {step:5d} of {game.seq}: frames {frames_ms:7.2f} ms   log replay {log_ms:8.2f} ms")

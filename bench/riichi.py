@@ -17,7 +17,7 @@ the engine modules are Django-free.
 (b) replay: paifu replayed per second by ``games.riichi.engine.replay.replay`` (the code path of
     ``manage.py paifu verify``) and by Majiang.Dev.Game (``node bench/majiang/replay_bench.js``) on
     the same N games made by ``make_games.js --player fast --games N --seed 1``.
-(c) bots: K complete hanchan (seeds 1..K) of four copies of ``games.riichi.bot.choose`` playing
+(c) bots: K complete hanchan (seeds 1..K) of four copies of ``games.riichi.bots.house.choose`` playing
     ``RiichiGame`` directly (no DB).
 (d) live: ``--live-tables`` (50) riichi games at once against one Daphne process (``bench/live.py
     --game riichi``: four bot clients per table over ``/ws/bot/``, each deciding from the pushes),
@@ -58,8 +58,8 @@ HULE_JSON = (ROOT / ".." / "shared" / "oracle" / "mahjong" / "hule.json").resolv
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.engine import Mode  # noqa: E402
-from games.riichi.bot import choose  # noqa: E402
+from games.core.engine import Mode  # noqa: E402
+from games.riichi.bots.house import choose  # noqa: E402
 from games.riichi.engine.hule import hule  # noqa: E402
 from games.riichi.engine.hule_shapes import clear_caches  # noqa: E402
 from games.riichi.engine.replay import read_entries, replay  # noqa: E402

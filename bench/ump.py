@@ -7,7 +7,7 @@ The server, the two runs and every figure are explained in ``bench/line_bench.py
 ``bench/mmj.py``; this is what is UMP's.
 
 Per table, one UMP client (``tests/riichi_protocol/ump_peer.py``'s ``Peer``, deciding with
-``games.riichi.umpbot.UmpBot``, the house bot's judgement). Its hello carries ``_bots=3
+``games.riichi.clients.umpbot.UmpBot``, the house bot's judgement). Its hello carries ``_bots=3
 _preset=tenhou-east``: the server opens a table of its own with three house bots in the other
 seats and an East-only game, which starts as soon as the client sits down. The server closes the
 link after ``gameend``, so each game is a new link (a new ``UmpBot``, a new table, the same user).
@@ -28,12 +28,12 @@ from functools import partial
 import line_bench
 from line_bench import LINE_TIMEOUT_SECONDS, PRESET, Bench, Game
 
-from games.riichi.umpbot import UmpBot
+from games.riichi.clients.umpbot import UmpBot
 from tests.riichi_protocol.ump_peer import Peer, command
 
 PREFIX = "bench-ump-"
 # The questions the server waits on. ``ready?`` is answered too but nothing waits for that answer
-# (games/riichi/ump_consumer.py): the next hand's lines are already on their way, so its "round
+# (games/riichi/transport/ump_consumer.py): the next hand's lines are already on their way, so its "round
 # trip" would be the time to read a buffered line (about 20 µs), not a decision's.
 QUESTIONS = ("sutehai?", "naki?", "tenpai?")
 

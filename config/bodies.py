@@ -26,7 +26,7 @@ from typing import Any
 
 from django.conf import global_settings, settings
 
-from games.riichi import majiang_server
+from games.riichi.transport import majiang_server
 
 log = logging.getLogger(__name__)
 

@@ -28,12 +28,12 @@ dict (one per receiver), so a sender that reuses its dict, or a receiver that ch
 as ``type``, affects nobody else; but nested objects are shared between the sender and every
 receiver. So: a sender must not mutate a message (or anything in it) after sending it, and a
 receiver must not mutate anything nested in what it receives. The project keeps to this: senders
-(games/push.py, accounts/tokens.py, the consumers) build a fresh dict for every send and never
+(games/service/push.py, accounts/tokens.py, the consumers) build a fresh dict for every send and never
 touch it again (a game's pushes travel as JSON text), and the consumers' handlers only read events
 (LobbyConsumer.push_message builds a new dict for its variant of a message).
 
 Like upstream, the layer is for one process and one event loop; it is not thread-safe (pushes
-from database threads reach it through the event loop, see games/push.py).
+from database threads reach it through the event loop, see games/service/push.py).
 """
 
 from __future__ import annotations

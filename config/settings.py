@@ -94,13 +94,13 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{os.environ.get('SQLITE_PATH', BASE_DIR / 'db.sqlite3')}",
-        # Persistent connections, one per database thread (games/db.py): opening one per call
+        # Persistent connections, one per database thread (games/core/db.py): opening one per call
         # cost a connect (and on SQLite its PRAGMAs) on every request.
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
         conn_health_checks=True,
     )
 }
-# Threads that run database work for the consumers (games/db.py): two, so one slow call does not
+# Threads that run database work for the consumers (games/core/db.py): two, so one slow call does not
 # stall every client; more only contend for the interpreter lock (docs/dependencies.md).
 DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "2"))
 # The least time a riichi discard's call decisions take to resolve, however fast everyone answers:
@@ -159,7 +159,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # API tokens (accounts/tokens.py): a token made now is refused this many days later; 0: never.
 API_TOKEN_TTL_DAYS = env_number("API_TOKEN_TTL_DAYS", 365)
-# majiang-server's log-in cookie (games/riichi/majiang_server.py) is refused this long after it was
+# majiang-server's log-in cookie (games/riichi/transport/majiang_server.py) is refused this long after it was
 # set: majiang-server's session lasts 14 days. The token it names must be live as well.
 MAJIANG_COOKIE_MAX_AGE_SECONDS = int(env_number("MAJIANG_COOKIE_MAX_AGE_SECONDS", 14 * 24 * 3600))
 
@@ -233,7 +233,7 @@ ADJOURN_AFTER_SECONDS = env_number("ADJOURN_AFTER_SECONDS", 10 * 60)
 ABORT_AFTER_SECONDS = env_number("ABORT_AFTER_SECONDS", 24 * 3600)
 ABANDON_CHECK_SECONDS = env_number("ABANDON_CHECK_SECONDS", 5)
 # A table being set up at which no person sits any more (only house bots) is closed this long
-# after the watch first finds it so (games/orphans.py); a person sitting down meanwhile keeps it.
+# after the watch first finds it so (games/service/orphans.py); a person sitting down meanwhile keeps it.
 ORPHAN_TABLE_GRACE_SECONDS = env_number("ORPHAN_TABLE_GRACE_SECONDS", 30)
 # TCP links (CRIBBAGEBBER, UMP, mmj): lines queued before the link stops reading, silence before a
 # link is closed, how long a peer may leave written lines unread.
@@ -262,7 +262,7 @@ CRIBBAGE_PORT = int(env_number("CRIBBAGE_PORT", 7321))
 # UMP (riichi mahjong bots, seed 004) listens here beside CRIBBAGEBBER; 0 turns it off.
 UMP_PORT = int(env_number("UMP_PORT", 7322))
 # Every record written when a game ends is checked at once against a replay of the game's log
-# (games/records.py), and a difference fails the action that ended the game. The test suite turns
+# (games/records/native.py), and a difference fails the action that ended the game. The test suite turns
 # it on (tests/conftest.py), so every game that ends in a test run is verified; it costs a replay.
 RECORDS_VERIFY_ON_WRITE = os.environ.get("RECORDS_VERIFY_ON_WRITE") == "1"
 # mmj (riichi mahjong terminals, seed 000) listens here too; 0 turns it off.

@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from games.api.schema_views import RedocView, SchemaView, SwaggerView
-from games.riichi import majiang_server
+from games.riichi.transport import majiang_server
 
 # Swagger UI styles itself with inline styles; its scripts still come only from this site
 # (drf-spectacular-sidecar), and the split view serves Swagger's set-up as a file.
@@ -36,5 +36,5 @@ urlpatterns = [
     # majiang-server's log-in and log-out, as majiang-bot calls them (its socket.io is in config/asgi.py).
     path("majiang/auth/", majiang_server.auth, name="majiang-auth"),
     path("majiang/logout", majiang_server.logout, name="majiang-logout"),
-    path("", include("games.urls")),
+    path("", include("games.site.urls")),
 ]

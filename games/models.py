@@ -24,7 +24,7 @@ class Status(models.TextChoices):
     SETUP = "setup", "Being set up"
     ACTIVE = "active", "In progress"
     # Every person at an untimed game went away: play stops until one comes back
-    # (games/abandon.py, docs/abandoned-games.md).
+    # (games/service/abandon.py, docs/abandoned-games.md).
     ADJOURNED = "adjourned", "Adjourned"
     FINISHED = "finished", "Finished"
     ABORTED = "aborted", "Aborted"
@@ -43,7 +43,7 @@ class Game(models.Model):
     rules = models.JSONField(default=dict, blank=True)
     time_start = models.PositiveIntegerField(null=True, blank=True, help_text="Seconds per player; empty = untimed")
     time_increment = models.PositiveIntegerField(default=0, help_text="Seconds added after each action")
-    # majiang-server's clock instead (games/clocks.py): seconds per decision, plus a bank per hand.
+    # majiang-server's clock instead (games/service/clocks.py): seconds per decision, plus a bank per hand.
     time_per_decision = models.PositiveIntegerField(
         null=True, blank=True, help_text="Seconds per decision; empty = no per-decision clock")
     time_bank = models.PositiveIntegerField(default=0, help_text="Seconds of bank per hand (per-decision clock)")
@@ -56,7 +56,7 @@ class Game(models.Model):
     # first of them runs out (indexed: the clock sweeper looks for games past their deadline).
     clock_since_ms = models.BigIntegerField(null=True, blank=True)
     deadline_ms = models.BigIntegerField(null=True, blank=True, db_index=True)
-    # When the abandon watch (games/abandon.py) first found none of the game's people connected;
+    # When the abandon watch (games/service/abandon.py) first found none of the game's people connected;
     # None while someone is. Adjourning sets it to their last move if that came later: the abort
     # is counted from here.
     absent_since_ms = models.BigIntegerField(null=True, blank=True)
@@ -69,7 +69,7 @@ class Game(models.Model):
     # Answers to an open decision window (riichi's calls on a discard) that did not close it:
     # [position, type, params, answers, arrived_ms, auto] each, in the order they came. They are
     # applied, and enter the log, together with the answer that closes the window, so nothing
-    # public (seq, history, pushes, timing) tells who answered when (games/window.py). Kept on the
+    # public (seq, history, pushes, timing) tells who answered when (games/service/window.py). Kept on the
     # row, in the same transaction as the answer's acknowledgement: a restart loses none. As secret
     # as the seed while the game is live.
     window_answers = models.JSONField(default=list, blank=True, editable=False)
@@ -159,7 +159,7 @@ class GameRecord(models.Model):
     game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE, related_name="record")
     history = models.JSONField(help_text="Every history message, revealed")
     views = models.JSONField(help_text="Final views by viewer: seat positions as strings, 'spectator'")
-    # The game type's own record (games/records.py): what a player downloads and their tools read.
+    # The game type's own record (games/records/native.py): what a player downloads and their tools read.
     format = models.CharField(max_length=32, blank=True, default="",
                               help_text="acquire-review, majiang-paifu or cribbage-record")
     version = models.PositiveSmallIntegerField(default=0, help_text="The format's version; 0: written before records")
@@ -185,7 +185,7 @@ class GameRecord(models.Model):
 
 
 class ReplayFrame(models.Model):
-    """A run of a finished game's steps as the replay shows them (``games/frames.py``): step N of
+    """A run of a finished game's steps as the replay shows them (``games/records/frames.py``): step N of
     the replay reads one of these instead of replaying N actions. Derived from the log."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="frames")
@@ -246,7 +246,7 @@ class Client(models.Model):
 class ServerProcess(models.Model):
     """A running server process. It refreshes ``last_seen_ms`` every few seconds; once that is too
     old the process is taken for dead and its ``Client`` rows are removed by any process still
-    alive, so a crash leaves nobody "online" for good (games/presence.py)."""
+    alive, so a crash leaves nobody "online" for good (games/service/presence.py)."""
 
     id = models.CharField(max_length=32, primary_key=True)
     last_seen_ms = models.BigIntegerField(db_index=True)

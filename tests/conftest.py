@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-# Tests that need time-outs drive the clocks themselves (services.expire_due); a sweeper thread in
+# Tests that need time-outs drive the clocks themselves (moves.expire_due); a sweeper thread in
 # the test process would race them. Server processes started by tests may turn it back on.
 os.environ.setdefault("GAME_CLOCK_SWEEPER", "0")
 # Likewise the presence heartbeat (its clean-up is tested by calling presence.beat directly).
@@ -21,7 +21,7 @@ os.environ.setdefault("PRESENCE_HEARTBEAT", "0")
 # In-process tests run the consumers on the test's own event loop, one per test: their database
 # calls share one thread, as Channels does by default, and close their connection after each call.
 # The server's own model (a pool of threads with persistent connections, pushes handed to the
-# server's loop: games/db.py, games/push.py) is what the tests that start real servers exercise
+# server's loop: games/core/db.py, games/service/push.py) is what the tests that start real servers exercise
 # (tests/served.py, the browser tests, tests/scaleout).
 settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
 settings.DATABASE_THREADS = 0
@@ -140,7 +140,8 @@ def clear_limits() -> None:
 def _fresh_engine_cache():
     # Each test's rollback lets the next reuse game ids: nothing a process keeps per game may
     # outlive the test.
-    from games.services import chat_cache, engine_cache
+    from games.service.chat import chat_cache
+    from games.state.replay import engine_cache
 
     engine_cache.clear()
     chat_cache.clear()
@@ -238,9 +239,10 @@ def db_call():
 @pytest.fixture
 async def tcp_server():
     """A CRIBBAGEBBER TCP listener on a free port, on the test's own loop (the full ASGI app)."""
-    from games.cribbage.tcp import LineServer
+    from config.asgi import application
+    from games.cribbage.transport.tcp import LineServer
 
-    server = LineServer(host="127.0.0.1", port=0)
+    server = LineServer(application, host="127.0.0.1", port=0)
     await server.start()
     yield server
     await server.close()
@@ -249,10 +251,10 @@ async def tcp_server():
 @pytest.fixture
 def clock(monkeypatch):
     """The service's clock, moved by hand (``clock(seconds)`` advances it and returns it)."""
-    from games import services
+    from games.service import clocks
 
     now = {"ms": 1_700_000_000_000}
-    monkeypatch.setattr(services, "now_ms", lambda: now["ms"])
+    monkeypatch.setattr(clocks, "now_ms", lambda: now["ms"])
 
     def advance(seconds: float) -> int:
         now["ms"] += round(seconds * 1000)

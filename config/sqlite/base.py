@@ -3,7 +3,7 @@
 SQLite allows one writer at a time. Transactions here begin with BEGIN IMMEDIATE (settings), so a
 second writer waits for the file lock in SQLite's busy handler, which sleeps and polls (1 ms, then
 2, 5, 10, ... up to 100 ms between tries): a writer may sleep long after the lock came free, and
-the order is luck. With database work on a pool of threads (games/db.py) that cost lands on every
+the order is luck. With database work on a pool of threads (games/core/db.py) that cost lands on every
 move. So a transaction first takes this process's writer lock, which hands over at once and in
 order; the busy handler is then only for another process (a management command beside the
 server).

@@ -1,4 +1,4 @@
-"""Response shapes of the player endpoint (games.archive's numbers), for the OpenAPI schema."""
+"""Response shapes of the player endpoint (games.site.archive's numbers), for the OpenAPI schema."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A player's page over REST: their counts and per-game-type numbers (games.archive). Their games
+"""A player's page over REST: their counts and per-game-type numbers (games.site.archive). Their games
 are the game list's, filtered: ``GET /api/games/?player=<username>``."""
 
 from __future__ import annotations
@@ -11,12 +11,11 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import archive
-from games.errors import NotFound
-
-from .archive_serializers import PlayerProfileSerializer
-from .base import ApiView
-from .serializers import ErrorSerializer
+from games.api.archive_serializers import PlayerProfileSerializer
+from games.api.base import ApiView
+from games.api.serializers import ErrorSerializer
+from games.core.errors import NotFound
+from games.site import archive
 
 USERNAME = OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH, description="The player's username")
 

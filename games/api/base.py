@@ -7,10 +7,9 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.views import APIView
 
-from games.errors import NotFound
+from games.api.errors import ApiErrorsMixin
+from games.core.errors import NotFound
 from games.models import Game, Seat
-
-from .errors import ApiErrorsMixin
 
 
 class Pagination(PageNumberPagination):

@@ -1,6 +1,6 @@
 """One error shape for the whole API: ``{"code": ..., "reason": ...}``.
 
-Service errors (``games.errors.GameError``) already carry a wire code and an HTTP status; DRF's own
+Service errors (``games.core.errors.GameError``) already carry a wire code and an HTTP status; DRF's own
 errors (validation, parsing, authentication, CSRF, content negotiation) and Django's refusals of a
 request (a body over DATA_UPLOAD_MAX_MEMORY_SIZE) are reshaped into the same form so that clients
 parse a single format. Anything else is a bug: logged with its traceback, answered 500
@@ -23,8 +23,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from games.errors import GameError
-from games.validation import FieldError
+from games.core.errors import GameError
+from games.core.validation import FieldError
 
 # Django's own logger for 500s, so an API bug reaches the same handlers (and alerts) as any other.
 log = logging.getLogger("django.request")
@@ -66,7 +66,7 @@ def _first_message(detail: Any) -> str:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, GameError):
-        retry_after = getattr(exc, "retry_after", None)  # games.limits.RateLimited
+        retry_after = getattr(exc, "retry_after", None)  # games.core.limits.RateLimited
         headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
         body = exc.as_dict()
         if isinstance(exc, FieldError):

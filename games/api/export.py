@@ -1,7 +1,7 @@
 """NDJSON game export, in the manner of lichess's /api/games/user export.
 
 One JSON object per line and per game: the game detail (set-up state, players, progress, result)
-plus its history as the requester may see it. ``services.history`` decides visibility: a finished
+plus its history as the requester may see it. ``door.history`` decides visibility: a finished
 game is fully revealed, a live one only shows the requester's own view (spectators see no seat's
 secrets).
 
@@ -26,14 +26,13 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import services
+from games.api.base import GenericApiView, games_queryset, get_game
+from games.api.filters import ExportFilter
+from games.api.schema import GAME_ID, GAME_TYPE_FILTER, errors
+from games.api.serializers import ExportLineSerializer, ExportQuerySerializer, GameSerializer
+from games.api.throttles import AnonymousRate, ExportRate, UserRate
 from games.models import Game
-
-from .base import GenericApiView, games_queryset, get_game
-from .filters import ExportFilter
-from .schema import GAME_ID, GAME_TYPE_FILTER, errors
-from .serializers import ExportLineSerializer, ExportQuerySerializer, GameSerializer
-from .throttles import AnonymousRate, ExportRate, UserRate
+from games.service import door
 
 NDJSON = "application/x-ndjson"
 BATCH_SIZE = 50
@@ -55,7 +54,7 @@ def _dumps(data: Any) -> bytes:
 def game_line(game: Game, user: Any) -> bytes:
     """One export line. ``game`` must come from ``games_queryset`` (seats prefetched)."""
     data = dict(GameSerializer(game).data)
-    data["history"] = services.history(game, user)["messages"]
+    data["history"] = door.history(game, user)["messages"]
     return _dumps(data)
 
 

@@ -1,4 +1,4 @@
-"""Request fields that apply ``games/validation.py``'s rules, so REST accepts exactly what the
+"""Request fields that apply ``games/core/validation.py``'s rules, so REST accepts exactly what the
 WebSocket accepts: DRF's own fields coerce (``"2"`` and ``2.0`` become 2, ``5`` becomes ``"5"``).
 
 A refusal is a DRF validation error (400 ``InvalidRequest`` naming the field) whose message is the
@@ -12,7 +12,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games import validation
+from games.core import validation
 
 
 def _name(field: serializers.Field) -> str:

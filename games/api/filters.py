@@ -11,9 +11,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django_filters.fields import IsoDateTimeField
 
-from games import archive
+from games.core.registry import GAME_TYPES
 from games.models import Game, Status
-from games.registry import GAME_TYPES
+from games.site import archive
 
 
 def game_type_choices() -> list[tuple[str, str]]:

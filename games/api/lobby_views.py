@@ -10,11 +10,16 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import lobby
-
-from .base import ApiView, get_game
-from .schema import GAME_ID, WRITE_ERRORS, errors
-from .serializers import AcceptSerializer, ArrangementSerializer, GameSerializer, KickSerializer, ModeChangeSerializer
+from games.api.base import ApiView, get_game
+from games.api.schema import GAME_ID, WRITE_ERRORS, errors
+from games.api.serializers import (
+    AcceptSerializer,
+    ArrangementSerializer,
+    GameSerializer,
+    KickSerializer,
+    ModeChangeSerializer,
+)
+from games.service import door
 
 
 def _body(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -37,7 +42,7 @@ class JoinView(ApiView):
     @_schema("games_join")
     def post(self, request: Request, game_id: int) -> Response:
         """Take a free seat at a table being set up."""
-        lobby.join(request.user, game_id)
+        door.join(request.user, game_id)
         return _game_response(game_id)
 
 
@@ -45,7 +50,7 @@ class LeaveView(ApiView):
     @_schema("games_leave")
     def post(self, request: Request, game_id: int) -> Response:
         """Leave a table being set up, or forfeit a game in progress (the server then plays for you)."""
-        lobby.leave(request.user, game_id)
+        door.leave(request.user, game_id)
         return _game_response(game_id)
 
 
@@ -53,7 +58,7 @@ class AcceptView(ApiView):
     @_schema("games_accept", AcceptSerializer)
     def post(self, request: Request, game_id: int) -> Response:
         """Accept the current set-up; the game starts when every seat is filled and accepted."""
-        lobby.accept(request.user, game_id, _body(AcceptSerializer, request).get("version"))
+        door.accept(request.user, game_id, _body(AcceptSerializer, request).get("version"))
         return _game_response(game_id)
 
 
@@ -61,7 +66,7 @@ class ModeView(ApiView):
     @_schema("games_mode", ModeChangeSerializer)
     def post(self, request: Request, game_id: int) -> Response:
         """Host only: change the seating mode."""
-        lobby.change_mode(request.user, game_id, _body(ModeChangeSerializer, request)["mode"])
+        door.change_mode(request.user, game_id, _body(ModeChangeSerializer, request)["mode"])
         return _game_response(game_id)
 
 
@@ -70,7 +75,7 @@ class ArrangementView(ApiView):
     def post(self, request: Request, game_id: int) -> Response:
         """Host only: set the arrangement and, optionally, the seating order."""
         body = _body(ArrangementSerializer, request)
-        lobby.change_arrangement(request.user, game_id, body["arrangement"], body.get("order"))
+        door.change_arrangement(request.user, game_id, body["arrangement"], body.get("order"))
         return _game_response(game_id)
 
 
@@ -78,7 +83,7 @@ class KickView(ApiView):
     @_schema("games_kick", KickSerializer)
     def post(self, request: Request, game_id: int) -> Response:
         """Host only: remove a user from a table being set up."""
-        lobby.kick(request.user, game_id, _body(KickSerializer, request)["user"])
+        door.kick(request.user, game_id, _body(KickSerializer, request)["user"])
         return _game_response(game_id)
 
 
@@ -86,5 +91,5 @@ class AddBotView(ApiView):
     @_schema("games_add_bot")
     def post(self, request: Request, game_id: int) -> Response:
         """Host only: fill a free seat with the game's built-in bot (it accepts every setup)."""
-        lobby.add_bot(request.user, game_id)
+        door.add_bot(request.user, game_id)
         return _game_response(game_id)

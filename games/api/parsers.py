@@ -1,6 +1,6 @@
 """The API's one request parser: standard JSON, read as the WebSocket reads a frame.
 
-A body is UTF-8 JSON read by ``games.validation.loads``, the rule a WebSocket frame is read by
+A body is UTF-8 JSON read by ``games.core.validation.loads``, the rule a WebSocket frame is read by
 (no NaN or Infinity, nested at most ``MAX_NESTING`` deep, no NUL or lone surrogate in a string);
 anything else is a 400 ``ParseError`` before a view sees it.
 There is no form or multipart parser: a form field is always a string, and the integer fields take
@@ -15,7 +15,7 @@ from typing import IO, Any
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from games import validation
+from games.core import validation
 
 
 def parse_json(raw: bytes) -> Any:

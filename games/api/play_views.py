@@ -12,12 +12,9 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import abandon, presence, services
-from games.models import ChatMessage
-
-from .base import ApiView, GenericApiView, get_game
-from .schema import GAME_ID, WRITE_ERRORS, errors
-from .serializers import (
+from games.api.base import ApiView, GenericApiView, get_game
+from games.api.schema import GAME_ID, WRITE_ERRORS, errors
+from games.api.serializers import (
     ChatMessageSerializer,
     ChatPostedSerializer,
     ChatPostSerializer,
@@ -30,6 +27,8 @@ from .serializers import (
     ReplaySerializer,
     SnapshotSerializer,
 )
+from games.models import ChatMessage
+from games.service import door
 
 
 class HistoryView(ApiView):
@@ -40,7 +39,7 @@ class HistoryView(ApiView):
         (everything once the game is over)."""
         query = HistoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        return Response(services.history(get_game(game_id), request.user, query.validated_data["start"]))
+        return Response(door.history(get_game(game_id), request.user, query.validated_data["start"]))
 
 
 class SnapshotView(ApiView):
@@ -48,7 +47,7 @@ class SnapshotView(ApiView):
                    responses={200: SnapshotSerializer, **errors(404)})
     def get(self, request: Request, game_id: int) -> Response:
         """The whole current state as the requester may see it, with what they may do now."""
-        return Response(services.snapshot(get_game(game_id), request.user))
+        return Response(door.snapshot(get_game(game_id), request.user))
 
 
 class ReplayView(ApiView):
@@ -59,7 +58,7 @@ class ReplayView(ApiView):
         ``message_steps``: for each history message, the step (1 to ``step``) that produced it."""
         query = ReplayQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        return Response(services.replay_step(get_game(game_id), request.user, query.validated_data["step"]))
+        return Response(door.replay_step(get_game(game_id), request.user, query.validated_data["step"]))
 
 
 class MovesView(ApiView):
@@ -71,8 +70,8 @@ class MovesView(ApiView):
         body.is_valid(raise_exception=True)
         move = body.validated_data
         # A move is its player's presence, as a connection is: an adjourned game goes on first.
-        abandon.came_back(request.user, game_id)
-        return Response(presence.act_in_time(request.user, game_id, move.get("seat"), move["action"], move["params"],
+        door.came_back(request.user, game_id)
+        return Response(door.act_in_time(request.user, game_id, move.get("seat"), move["action"], move["params"],
                                      move.get("v")))
 
 
@@ -83,7 +82,7 @@ class ResumeView(ApiView):
         """Come back to an adjourned game you play in, as connecting would: it goes on where it
         stopped (docs/abandoned-games.md). Any other game of yours is left as it is."""
         get_game(game_id)  # 404 for a game that does not exist
-        abandon.came_back(request.user, game_id, required=True)
+        door.came_back(request.user, game_id, required=True)
         return Response(GameSerializer(get_game(game_id)).data)
 
 
@@ -109,6 +108,6 @@ class ChatView(GenericApiView):
         """Say something at the table (at most 500 characters)."""
         body = ChatPostSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        return Response(services.post_chat(request.user, game_id, body.validated_data["text"]),
+        return Response(door.post_chat(request.user, game_id, body.validated_data["text"]),
                         status=status.HTTP_201_CREATED)
 

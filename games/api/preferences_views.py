@@ -11,9 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.preferences import TURN_SIGNALS, preferences_of, update_preferences
-
-from .base import ApiView
-from .schema import errors
+from games.api.base import ApiView
+from games.api.schema import errors
 
 
 class StrictBooleanField(serializers.BooleanField):

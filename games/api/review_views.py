@@ -16,16 +16,14 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
-from games import services
-from games.acquire.review_io import review_for_game
-from games.errors import Conflict, GameError, NotFound
-from games.records import has_format
-from games.riichi.exports import to_mjai, to_tenhou6
-from games.riichi.paifu_io import paifu_filename, paifu_for_game
-
-from .base import ApiView, get_game
-from .schema import GAME_ID, errors
-from .throttles import AnonymousRate, ExportRate, UserRate
+from games.acquire.records.review_io import review_for_game
+from games.api.base import ApiView, get_game
+from games.api.schema import GAME_ID, errors
+from games.api.throttles import AnonymousRate, ExportRate, UserRate
+from games.core.errors import Conflict, GameError, NotFound
+from games.riichi.records.exports import to_mjai, to_tenhou6
+from games.riichi.records.paifu_io import paifu_filename, paifu_for_game
+from games.service import door
 
 
 class ReviewView(ApiView):
@@ -122,11 +120,11 @@ class RecordView(ApiView):
         what play hid, so it is served once the game is over, to everyone alike: staff included
         (docs/security.md)."""
         game = get_game(game_id)
-        if not has_format(game):
+        if not door.has_record(game):
             raise NotFound("NoRecord", f"{game.game_type} games have no record format")
         if game.seed is None:
             raise Conflict("GameNotStarted", "the game has not started")
-        record = services.stored_record(game)  # refused while the game is on
+        record = door.stored_record(game)  # refused while the game is on
         if not record.document:  # an aborted riichi game: no paifu can stop halfway through a hand
             raise Conflict("GameAborted", "the game was aborted before its end; its export holds what it has")
         # Served as stored: no parsing, no encoding.

@@ -5,9 +5,8 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
-from games.registry import GAME_TYPES
-
-from .serializers import ErrorSerializer, ValidationErrorSerializer
+from games.api.serializers import ErrorSerializer, ValidationErrorSerializer
+from games.core.registry import GAME_TYPES
 
 GAME_ID = OpenApiParameter("game_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="Game id")
 # The filter reads its choices at request time, which the schema generator cannot see.

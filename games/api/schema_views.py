@@ -14,7 +14,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from .errors import ApiErrorsMixin
+from games.api.errors import ApiErrorsMixin
 
 
 class JsonErrorsMixin(ApiErrorsMixin):

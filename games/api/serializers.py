@@ -1,7 +1,7 @@
 """Request and response shapes of the REST API.
 
 The request bodies the lobby protocol also takes (a new table, its set-up, a move, a chat line) are
-read by the very function of games/validation.py the WebSocket consumer calls
+read by the very function of games/core/validation.py the WebSocket consumer calls
 (``RuleSerializer``): their fields below only describe them in the OpenAPI schema. Every game rule
 (valid modes, arrangements, seat counts, chat length) is the lobby's or the game service's to
 decide, so the HTTP and WebSocket paths refuse the same things with the same codes.
@@ -15,12 +15,11 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import clocks, validation
-from games.errors import GameError
-from games.lobby import MAX_SPECTATOR_DELAY, setup_state
+from games.api.fields import StrictCharField, StrictIntegerField
+from games.core import validation
+from games.core.errors import GameError
 from games.models import ChatMessage, Game, Seat, Status
-
-from .fields import StrictCharField, StrictIntegerField
+from games.service import door
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -78,7 +77,7 @@ class TimeControlField(serializers.JSONField):
 
 
 class SetupStateSerializer(serializers.Serializer):
-    """``games.lobby.setup_state``: the table as the lobby sees it."""
+    """``games.service.lobby.setup_state``: the table as the lobby sees it."""
 
     game = serializers.IntegerField()
     display_number = serializers.IntegerField()
@@ -143,11 +142,11 @@ class GameSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(TimeControlSerializer(allow_null=True))
     def get_time_control(self, game: Game) -> dict[str, int] | None:
-        return clocks.describe_control(game)
+        return door.describe_control(game)
 
     @extend_schema_field(SetupStateSerializer)
     def get_setup(self, game: Game) -> dict[str, Any]:
-        return setup_state(game, self._seats(game))
+        return door.setup_state(game, self._seats(game))
 
     @extend_schema_field(PlayerSerializer(many=True))
     def get_players(self, game: Game) -> list[dict[str, Any]]:
@@ -155,7 +154,7 @@ class GameSerializer(serializers.ModelSerializer):
 
 
 class RuleSerializer(serializers.Serializer):
-    """A body read by ``rule``, a function of games/validation.py that the WebSocket consumer calls
+    """A body read by ``rule``, a function of games/core/validation.py that the WebSocket consumer calls
     on its frame: a refusal is that function's GameError (``InvalidMessage`` naming the field, or
     the field's own code), answered as on the WebSocket. The declared fields are the schema's."""
 
@@ -187,9 +186,10 @@ class CreateGameSerializer(RuleSerializer):
         help_text="Instead of time_start: majiang-server's clock, {\"per_decision\": 5, \"bank\": 20} "
                   "(seconds per decision 1-3600, a bank 0-3600 renewed every hand); omit or null for none")
     spectator_delay = StrictIntegerField(required=False, allow_null=True, default=0, min_value=0,
-                                         max_value=MAX_SPECTATOR_DELAY,
-                                         help_text=f"Seconds spectators see the game late (0-{MAX_SPECTATOR_DELAY}, "
-                                                   "else InvalidSpectatorDelay); omit, null or 0: live")
+                                         max_value=door.MAX_SPECTATOR_DELAY,
+                                         help_text=f"Seconds spectators see the game late "
+                                                   f"(0-{door.MAX_SPECTATOR_DELAY}, else InvalidSpectatorDelay); "
+                                                   "omit, null or 0: live")
     rules = serializers.DictField(required=False, allow_null=True, default=dict,
                                   help_text="The game's rule options, e.g. cribbage's {\"counting\": \"manual\", "
                                             "\"variants\": \"D\"}; riichi's {\"preset\": \"tenhou\"} and/or "

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import archive_views, export, lobby_views, play_views, preferences_views, review_views, views
+from games.api import archive_views, export, lobby_views, play_views, preferences_views, review_views, views
 
 urlpatterns = [
     path("game-types/", views.GameTypesView.as_view(), name="api-game-types"),

@@ -9,14 +9,13 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import lobby
+from games.api.base import ApiView, GenericApiView, games_queryset, get_game
+from games.api.filters import GameFilter
+from games.api.schema import GAME_ID, GAME_TYPE_FILTER, errors
+from games.api.serializers import CreateGameSerializer, GameSerializer, GameTypeSerializer, MeSerializer
+from games.core.registry import GAME_TYPES
 from games.models import Game
-from games.registry import GAME_TYPES
-
-from .base import ApiView, GenericApiView, games_queryset, get_game
-from .filters import GameFilter
-from .schema import GAME_ID, GAME_TYPE_FILTER, errors
-from .serializers import CreateGameSerializer, GameSerializer, GameTypeSerializer, MeSerializer
+from games.service import door
 
 
 class GameTypesView(ApiView):
@@ -48,7 +47,7 @@ class GameListView(GenericApiView):
         data = CreateGameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         table = dict(data.validated_data)  # read as the WebSocket's CreateGame is (validation.create_game)
-        game = lobby.create_table(request.user, table.pop("game_type"), table.pop("mode"), **table)
+        game = door.create_table(request.user, table.pop("game_type"), table.pop("mode"), **table)
         return Response(GameSerializer(get_game(game.id)).data, status=status.HTTP_201_CREATED)
 
 

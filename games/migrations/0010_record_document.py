@@ -12,7 +12,7 @@ def write_records(apps, schema_editor):
     historical = apps.get_model("games", "Game")
     if not historical.objects.filter(status__in=("finished", "aborted")).exists():
         return
-    from games import services
+    from games.service import moves as services
     from games.models import Game
 
     for game in Game.objects.filter(status__in=("finished", "aborted")).exclude(seed=None).iterator():

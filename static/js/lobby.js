@@ -11,7 +11,7 @@ import { createChat } from "./chat.js";
 const config = readJson("lobby-config", {});
 const gameTypes = new Map(readJson("game-types", []).map((gt) => [gt.key, gt]));
 const arrangements = readJson("arrangements", []);
-// Riichi's rule presets (games/riichi/presets.py), by name: labels for the set-up cards.
+// Riichi's rule presets (games/riichi/engine/presets.py), by name: labels for the set-up cards.
 const riichiPresets = new Map(readJson("riichi-presets", []).map((p) => [p.name, p]));
 
 const SETUP_EVENTS = new Set(["UserJoinedGame", "UserLeftGame", "GameModeChanged", "ArrangementChanged", "SetupAccepted"]);

@@ -66,7 +66,7 @@ function teamLegend(count) {
 }
 
 /** The table's clock in a few characters: "5 + 20 s" (per decision + bank), "10 min + 5 s", or null
- * (untimed). The server says it the same way (games/clocks.py, ``label``). */
+ * (untimed). The server says it the same way (games/service/clocks.py, ``label``). */
 export function clockLabel(setup) {
   const control = setup.time_control;
   if (control) return `${control.per_decision} + ${control.bank} s`;

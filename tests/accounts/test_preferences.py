@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import Preferences
 from accounts.tokens import token_for
-from games import lobby
+from games.service import lobby
 
 pytestmark = pytest.mark.django_db
 

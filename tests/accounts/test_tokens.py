@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiToken
 from accounts.tokens import check_token, create_token, revoke, token_for
-from games.push import user_group
+from games.service.push import user_group
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.acquire.engine import AcquireGame
-from games.engine import Event
+from games.core.engine import Event
 
 
 def cells(chain: int | str, *tiles: str) -> dict[str, int | str]:

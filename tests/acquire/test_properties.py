@@ -46,7 +46,7 @@ from hypothesis import strategies as st
 from games.acquire.engine import AcquireGame
 from games.acquire.engine.board import DEAD, EMPTY, LONE
 from games.acquire.engine.modes import MODES
-from games.engine import Event, Rejection
+from games.core.engine import Event, Rejection
 
 MAX_ACTIONS = 3000  # a game has at most ~108 tile turns plus a round of idle turns between them
 SEEDED_GAMES = int(os.environ.get("ACQUIRE_PROPERTY_GAMES", "2000"))

@@ -12,9 +12,8 @@ from games.acquire.engine.board import NEIGHBOURS, NUM_TILES, parse_tile, tile_n
 from games.acquire.engine.chains import CHAIN_NAMES, bonuses, share_price, tier
 from games.acquire.engine.modes import MODES
 from games.acquire.engine.review import Review, ReviewAction, emit_review, parse_review, replay, review_of
-from games.engine import Rejection
-
-from .helpers import cells, column, find, no_shares, position, types
+from games.core.engine import Rejection
+from tests.acquire.helpers import cells, column, find, no_shares, position, types
 
 L, T, A, F, W, C, IMP = range(7)  # Luxor, Tower, American, Festival, Worldwide, Continental, Imperial
 

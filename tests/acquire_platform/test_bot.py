@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.acquire.bot import choose
+from games.acquire.bots.house import choose
 from games.acquire.engine.game import AcquireGame
 from games.acquire.engine.modes import MODES
 

@@ -9,12 +9,13 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from accounts.models import User
-from games import lobby, services
 from games.acquire.engine.review import replay as replay_review
-from games.acquire.review_io import review_for_game
-from games.engine import Mode
+from games.acquire.records.review_io import review_for_game
+from games.core.engine import Mode
+from games.core.registry import GAME_TYPES, GameType
 from games.models import Game, Status
-from games.registry import GAME_TYPES, GameType
+from games.service import lobby
+from games.state import replay as state
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def test_plays_and_stores_finished_games() -> None:
         seqs = list(game.actions.order_by("seq").values_list("seq", flat=True))
         assert seqs == list(range(1, game.seq + 1))  # contiguous, nothing missing or doubled
         assert game.actions.first().type == "StartGame"
-        rebuilt = services.replay(game)
+        rebuilt = state.replay(game)
         assert rebuilt.engine.is_over and rebuilt.engine.result() == game.result
         assert len(rebuilt.history) == game.history_size
         names = sorted(s.user.username for s in game.seats.select_related("user"))

@@ -34,7 +34,7 @@ from typing import Any
 import pytest
 import websockets
 
-from .test_ws_game import Player, drive, settle
+from tests.acquire_platform.test_ws_game import Player, drive, settle
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
 pytestmark = pytest.mark.own_server

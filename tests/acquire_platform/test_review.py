@@ -16,11 +16,10 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from accounts.models import User
-from games import services
-from games.acquire.review_io import import_review, review_for_game
+from games.acquire.records.review_io import import_review, review_for_game
 from games.models import Game, Status
-
-from .conftest import ORACLE, first_of_each_mode, oracle_games
+from games.state import replay as state
+from tests.acquire_platform.conftest import ORACLE, first_of_each_mode, oracle_games
 
 pytestmark = pytest.mark.django_db
 
@@ -141,7 +140,7 @@ def test_import_replays_and_round_trips(tmp_path: Path) -> None:
         assert list(game.actions.values_list("type", flat=True)) == record["action_types"]
         assert list(game.actions.values_list("seq", flat=True)) == list(range(1, game.seq + 1))
         assert game.result["scores"] == record["final_net_dollars"]
-        rebuilt = services.replay(game)  # from seed 0 and rules["tile_bag"]
+        rebuilt = state.replay(game)  # from seed 0 and rules["tile_bag"]
         assert rebuilt.engine.result() == game.result
         assert rebuilt.engine.end_reason == record["end_reason"]
         assert len(rebuilt.history) == game.history_size
@@ -171,7 +170,7 @@ def test_import_keeps_times_auto_flags_and_a_host_not_in_seat_0() -> None:
     assert stored[22].timestamp_ms == 1_700_000_100_250 and stored[23].timestamp_ms == 1_800_000_000_000
     assert game.started.timestamp() == 1_700_000_000 and game.created == game.started
     assert game.rules["host_seat"] == 1
-    assert services.replay(game).engine.result() == game.result
+    assert state.replay(game).engine.result() == game.result
     assert review_for_game(game) == with_platform_ids(review, game)
 
 

@@ -15,7 +15,7 @@
   ``/api/games/<id>/review/`` flags exactly the automatically played actions with 1, at the
   moments the clocks ran out.
 
-The service's clock is frozen by hand (``services.now_ms``), so the clocks run out exactly when
+The service's clock is frozen by hand (``clocks.now_ms``), so the clocks run out exactly when
 the test says, whatever the machine's speed; the real clock sweeper enforces them.
 """
 
@@ -30,10 +30,11 @@ from typing import Any
 import pytest
 from django.test import Client as HttpClient
 
-from games import services, sweeper
 from games.acquire.engine.review import parse_review
-from games.engine import Event
+from games.core.engine import Event
 from games.models import Action, Game
+from games.service import sweeper
+from games.state import replay as state
 from tests.conftest import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -271,7 +272,7 @@ class Truth:
 def server_truth(game_id: int) -> Truth:
     game = Game.objects.get(id=game_id)
     assert game.status == "finished"
-    engine = services.new_engine(game)
+    engine = state.new_engine(game)
     truth = Truth(seats=game.seats.count())
     viewers: list[int | None] = [*range(truth.seats), None]
 
@@ -295,7 +296,7 @@ def server_truth(game_id: int) -> Truth:
         truth.auto.append(auto)
         record()
     assert engine.is_over and truth.final_v == game.seq and len(truth.events) == game.history_size
-    assert services.replay(game).history == truth.events
+    assert state.replay(game).history == truth.events
     return truth
 
 

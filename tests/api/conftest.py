@@ -14,10 +14,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.tokens import token_for
-from games import lobby
-from games.engine import Mode
+from games.core.engine import Mode
+from games.core.registry import GAME_TYPES, GameType
 from games.models import Game, Status
-from games.registry import GAME_TYPES, GameType
+from games.service import lobby
 
 STUB = GameType("stub", "Stub game", (Mode(2, "Two players", 2),), "tests.api.stub_engine:StubGame")
 

@@ -1,4 +1,4 @@
-"""A tiny engine honouring ``games.engine.Engine``, so the API's live-game paths can be tested
+"""A tiny engine honouring ``games.core.engine.Engine``, so the API's live-game paths can be tested
 independently of any real game.
 
 Each seat is dealt a secret number (visible only to that seat); seats then take turns adding 1..3
@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from games.engine import Event, Mode, Rejection
+from games.core.engine import Event, Mode, Rejection
 
 TARGET = 6
 

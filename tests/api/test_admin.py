@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import lobby, services
 from games.models import Action, ChatMessage, Game, Status
 from games.models import Client as Connection
+from games.service import chat, lifecycle, lobby
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def test_changelist_and_filters(admin_client, alice, bob, carol):
     a = lobby.create_table(alice, "acquire", 2)
     b = lobby.create_table(bob, "acquire", 3)
     lobby.join(carol, b.id)
-    services.abort(a.id)
+    lifecycle.abort(a.id)
     Game.objects.filter(id=a.id).update(created=timezone.now() - timedelta(days=30))
 
     response = admin_client.get(CHANGELIST)
@@ -70,7 +70,7 @@ def test_changelist_search_by_id(admin_client, alice):
 
 def test_change_page_of_a_table(admin_client, table, bob):
     lobby.join(bob, table.id)
-    services.post_chat(bob, table.id, "hello admins")
+    chat.post_chat(bob, table.id, "hello admins")
     response = admin_client.get(f"{CHANGELIST}{table.id}/change/")
     assert response.status_code == 200
     content = response.content.decode()
@@ -97,7 +97,7 @@ def test_change_page_of_a_started_game(admin_client, live):
     assert Action not in inlines
     assert str(game.seed) not in content and "Seed" not in content
     assert reverse("api-game-review", args=[game.id]) not in content
-    services.abort(game.id)
+    lifecycle.abort(game.id)
     page = admin_client.get(f"{CHANGELIST}{game.id}/change/")
     content = page.content.decode()
     assert Action in {formset.opts.model for formset in page.context["inline_admin_formsets"]}
@@ -125,7 +125,7 @@ def test_no_add_delete_or_edit(admin_client, table):
 def test_abort_action(admin_client, alice, bob):
     a = lobby.create_table(alice, "acquire", 2)
     b = lobby.create_table(bob, "acquire", 2)
-    services.abort(b.id)
+    lifecycle.abort(b.id)
     response = admin_client.post(CHANGELIST, {"action": "abort_games", "_selected_action": [a.id, b.id]},
                                  follow=True)
     assert response.status_code == 200
@@ -159,7 +159,7 @@ def test_remove_player_from_a_live_game_forfeits(admin_client, live):
 
 
 def test_remove_player_refused_by_the_service(admin_client, table):
-    services.abort(table.id)
+    lifecycle.abort(table.id)
     alice_id = table.host_id
     response = admin_client.post(reverse("admin:games_game_remove_player", args=[table.id]), {"user": alice_id},
                                  follow=True)
@@ -200,7 +200,7 @@ def test_anonymous_is_sent_to_login(table):
 
 
 def test_chat_and_client_admin_are_read_only(admin_client, table, alice):
-    services.post_chat(alice, table.id, "a message")
+    chat.post_chat(alice, table.id, "a message")
     message = ChatMessage.objects.get()
     connection = Connection.objects.create(user=alice, channel_name="specific.abc", game=table)
     for path in ("/admin/games/chatmessage/", f"/admin/games/chatmessage/{message.id}/change/",

@@ -8,10 +8,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from games import lobby
-
-from .archive_games import ANN_LOST, ANN_STATS, ANN_WON, BASE, known_games, over_game, ranked
-from .conftest import assert_error
+from games.service import lobby
+from tests.api.archive_games import ANN_LOST, ANN_STATS, ANN_WON, BASE, known_games, over_game, ranked
+from tests.api.conftest import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,7 @@ from rest_framework.test import APIClient
 
 from accounts.tokens import token_for
 from games.models import Game
-
-from .conftest import assert_error
+from tests.api.conftest import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -1,9 +1,9 @@
 """Bodies the API must refuse cleanly: a JSON error, never a 500, an HTML page or a coerced value.
 
-Every request-body field follows the one rule of ``games/validation.py`` that the WebSocket
+Every request-body field follows the one rule of ``games/core/validation.py`` that the WebSocket
 applies: an integer is a JSON integer (never ``"2"``, ``2.0`` or ``true``) within the same range,
 text is a JSON string (``5`` is refused, never stored as ``"5"``), and a body is standard JSON
-nested at most ``MAX_NESTING`` deep, as ``games.consumers.parse_frame`` reads a frame.
+nested at most ``MAX_NESTING`` deep, as ``games.transport.lobby_consumer.parse_frame`` reads a frame.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from accounts.tokens import token_for
-from games import lobby, services, validation
-from games import views as game_views
-from games.consumers import MAX_NESTING, MAX_SEAT
+from games.core import validation
 from games.models import ChatMessage, Game
-
-from .conftest import state
+from games.service import door, lobby
+from games.site import pages as game_views
+from games.transport.lobby_consumer import MAX_NESTING, MAX_SEAT
+from tests.api.conftest import state
 
 pytestmark = pytest.mark.django_db
 
@@ -133,7 +133,7 @@ def test_json_nested_far_beyond_the_recursion_limit_is_400(table, alice, as_user
 
 def test_nesting_is_bounded_as_on_the_websocket(table, alice, as_user):
     client = as_user(alice)
-    # The object is the first level, as in games.consumers.parse_frame.
+    # The object is the first level, as in games.transport.lobby_consumer.parse_frame.
     deepest = {"text": "hi", "ignored": json.loads(nested(MAX_NESTING - 1))}
     assert send(client, game_url(table.id, "chat"), deepest).status_code == 201
     too_deep = {"text": "hi", "ignored": json.loads(nested(MAX_NESTING))}
@@ -279,7 +279,7 @@ def test_change_mode_refuses_a_mode_that_is_not_an_integer(table, alice, as_user
     assert send(client, game_url(table.id, "mode"), {"mode": 4}).json()["mode"] == 4
 
 
-# (operation, field, lowest, highest): the bounds games.consumers applies to the same field; a
+# (operation, field, lowest, highest): the bounds games.transport.lobby_consumer applies to the same field; a
 # seating order holds user ids, bounded as Kick's user.
 RANGES = [
     ("create", "mode", -validation.MAX_INT, validation.MAX_INT),
@@ -456,7 +456,7 @@ def test_an_unexpected_error_is_a_json_500_without_traceback(table, alice, as_us
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(services, "post_chat", broken)
+    monkeypatch.setattr(door, "post_chat", broken)
     with caplog.at_level(logging.ERROR):
         response = send(as_user(alice), game_url(table.id, "chat"), {"text": "hi"})
     body = json_error(response, 500, "InternalError")
@@ -473,7 +473,7 @@ def test_an_unexpected_error_in_a_read_is_a_json_500(table, api, monkeypatch):
     def broken(*args: Any, **kwargs: Any) -> None:
         raise KeyError("boom")
 
-    monkeypatch.setattr(services, "snapshot", broken)
+    monkeypatch.setattr(door, "snapshot", broken)
     json_error(api.get(game_url(table.id, "snapshot")), 500, "InternalError")
 
 

@@ -6,10 +6,9 @@ import json
 
 import pytest
 
-from games import services
 from games.models import ChatMessage
-
-from .conftest import assert_error, state
+from games.service import chat as table_chat
+from tests.api.conftest import assert_error, state
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +23,8 @@ def test_post_and_list(table, alice, bob, api, client_for):
     posted = response.json()
     assert (posted["type"], posted["game"], posted["user"], posted["username"], posted["text"]) == (
         "Chat", table.id, bob.id, "bob", "hello")
-    services.post_chat(alice, table.id, "hi bob")
-    services.post_chat(alice, None, "lobby chat is not listed")
+    table_chat.post_chat(alice, table.id, "hi bob")
+    table_chat.post_chat(alice, None, "lobby chat is not listed")
     listed = api.get(chat(table.id)).json()
     assert listed["count"] == 2
     assert [(m["username"], m["text"]) for m in listed["results"]] == [("bob", "hello"), ("alice", "hi bob")]
@@ -34,7 +33,7 @@ def test_post_and_list(table, alice, bob, api, client_for):
 
 def test_chat_is_paginated(table, alice, api):
     for n in range(5):
-        services.post_chat(alice, table.id, f"message {n}")
+        table_chat.post_chat(alice, table.id, f"message {n}")
     page = api.get(chat(table.id), {"page_size": 2, "page": 3}).json()
     assert page["count"] == 5 and [m["text"] for m in page["results"]] == ["message 4"]
 

@@ -9,11 +9,10 @@ import pytest
 from django.test import AsyncClient
 from django.utils import timezone
 
-from games import lobby, services
 from games.api import export
 from games.models import Game
-
-from .conftest import assert_error
+from games.service import lifecycle, lobby, moves, reads
+from tests.api.conftest import assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +45,7 @@ def test_export_filters(api, alice, bob, carol, stub_type):
     b = lobby.create_table(bob, "acquire", 3)
     lobby.join(carol, b.id)
     s = lobby.create_table(carol, "stub", 2)
-    services.abort(a.id)
+    lifecycle.abort(a.id)
 
     def ids(**query):
         return [line["id"] for line in lines(api.get(EXPORT, query))]
@@ -130,8 +129,8 @@ def test_stub_export_hides_live_secrets_and_reveals_finished_ones(stub_live, api
     assert seat0[0] is not None and seat0[1] is None
     game = stub_live.game
     while stub_live.refresh().status == "active":
-        to_act = services.snapshot(game, alice)["to_act"][0]
-        services.apply_action(game.id, stub_live.user_at(to_act), "Add", [3])
+        to_act = reads.snapshot(game, alice)["to_act"][0]
+        moves.apply_action(game.id, stub_live.user_at(to_act), "Add", [3])
     assert None not in secrets(api)
 
 

@@ -19,7 +19,7 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 from accounts.tokens import token_for
-from games import lobby, services
+from games.service import chat, lifecycle, lobby
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def world(make_user) -> dict[str, Any]:
     host, guest, other = make_user("fuzzhost"), make_user("fuzzguest"), make_user("fuzzother")
     table = lobby.create_table(host, "acquire", 3)
     lobby.join(guest, table.id)
-    services.post_chat(host, table.id, "hello")
+    chat.post_chat(host, table.id, "hello")
     live = lobby.create_table(host, "acquire", 2)
     lobby.join(other, live.id)
     try:
@@ -54,7 +54,7 @@ def world(make_user) -> dict[str, Any]:
     except ImportError:  # the Acquire engine is not there: the game stays in set-up
         pass
     aborted = lobby.create_table(other, "acquire", 2)
-    services.abort(aborted.id)
+    lifecycle.abort(aborted.id)
     return {"token": token_for(host), "game_ids": [table.id, live.id, aborted.id]}
 
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import lobby, services
-from games.engine import Mode
+from games.core.engine import Mode
+from games.core.registry import GAME_TYPES, GameType
 from games.models import Game, Status
-from games.registry import GAME_TYPES, GameType
-
-from .conftest import assert_error
+from games.service import lifecycle, lobby
+from tests.api.conftest import assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -123,7 +122,7 @@ def test_list_filters(api, alice, bob, carol, stub_type):
     acquire_bob = lobby.create_table(bob, "acquire", 4)
     lobby.join(carol, acquire_bob.id)
     stub = lobby.create_table(carol, "stub", 2)
-    services.abort(acquire_alice.id)
+    lifecycle.abort(acquire_alice.id)
 
     def ids(**query):
         response = api.get("/api/games/", query)
@@ -166,7 +165,7 @@ def test_list_queries_do_not_grow_with_games(api, alice, bob, django_assert_max_
 
 
 def test_status_is_reported(api, table):
-    services.abort(table.id)
+    lifecycle.abort(table.id)
     body = api.get(f"/api/games/{table.id}/").json()
     assert body["status"] == Status.ABORTED
     assert body["ended"] is not None

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import lobby
 from games.models import Arrangement, Game, Status
-
-from .conftest import assert_error, state
+from games.service import lobby
+from tests.api.conftest import assert_error, state
 
 pytestmark = pytest.mark.django_db
 

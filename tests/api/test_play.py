@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from games import lobby
 from games.models import Status
-
-from .conftest import Live, assert_error, state
+from games.service import lobby
+from tests.api.conftest import Live, assert_error, state
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import lobby
 from games.acquire.engine.review import replay as replay_review
 from games.models import Game
+from games.service import lobby
 
 pytestmark = pytest.mark.django_db
 

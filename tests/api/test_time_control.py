@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import abandon, clocks, lobby, services
 from games.models import Game, Status
+from games.service import abandon, clocks, lobby
 
 pytestmark = pytest.mark.django_db
 
@@ -94,8 +94,8 @@ def test_the_table_page_and_the_lobby_show_the_clock(alice, bob, client):
         lobby.accept(host, game.id)
         lobby.accept(guest, game.id)
     untimed.refresh_from_db()
-    abandon.watch(services.now_ms())
-    assert abandon.watch(services.now_ms() + 3600_000).adjourned == [untimed.id]
+    abandon.watch(clocks.now_ms())
+    assert abandon.watch(clocks.now_ms() + 3600_000).adjourned == [untimed.id]
     listed = client.get("/").content.decode()
     assert 'data-testid="game-clock">5 min + 3 s<' in listed
     assert 'data-testid="game-clock">Untimed<' in listed

@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import NoReverseMatch, reverse
 
-from .pages import TIMEOUT_MS, server_database, sign_up
+from tests.browser.pages import TIMEOUT_MS, server_database, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -49,9 +49,9 @@ def make_games(host, monkeypatch) -> dict[str, int]:
     """A table being set up and a game in progress (the host against house bots) of each type,
     and a finished bot game for the replay page: made in this process, on the database the server
     child reads."""
-    from games import lobby
-    from games.engine import Mode
+    from games.core.engine import Mode
     from games.management.commands.playbots import bot_users, load_bot, play_table
+    from games.service import lobby
 
     # Fixed deals and seating: the bots then play the same moves (their choices are seeded by the
     # game's seed), so every run checks the same pages.

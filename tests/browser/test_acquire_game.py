@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from .pages import open_page, server_database, sign_up, snap
+from tests.browser.pages import open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -230,13 +230,13 @@ def test_acquire_full_game(live_server_url, browser, artifacts):
 
 def _bot_racks(game_id: int) -> dict[int, list[str]]:
     """The house bots' racks right now, from the server's own state (the test shares its database)."""
-    from games import services
     from games.acquire.engine.board import tile_name
     from games.models import Game
+    from games.state import replay as state
 
     with server_database():
         game = Game.objects.get(id=game_id)
-        engine = services.replay(game).engine
+        engine = state.replay(game).engine
         bots = {s.position for s in game.seats.select_related("user") if s.user.is_bot}
     view = engine.view(None, reveal_all=True)
     return {seat: [tile_name(t["tile"]) for t in view["racks"][seat]] for seat in bots}

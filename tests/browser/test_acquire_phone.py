@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .pages import open_page
-from .test_acquire_game import decide, open_table_with_bots, wait_ready
+from tests.browser.pages import open_page
+from tests.browser.test_acquire_game import decide, open_table_with_bots, wait_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .pages import open_page
+from tests.browser.pages import open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

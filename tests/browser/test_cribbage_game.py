@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from games.cribbage.record_check import verify_record
-
-from .pages import open_page, server_database, sign_up, snap
+from games.cribbage.records.record_check import verify_record
+from tests.browser.pages import open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from .pages import open_page, server_database, sign_up
+from tests.browser.pages import open_page, server_database, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -50,7 +50,7 @@ def post_earlier_chat():
 def _post_earlier_chat():
     from django.contrib.auth import get_user_model
 
-    from games import lobby, services
+    from games.service import chat, lobby
 
     with server_database():
         users = get_user_model().objects
@@ -71,9 +71,9 @@ def _post_earlier_chat():
             (alice, "nice merger"),
         ]
         for user, text in lobby_lines:
-            services.post_chat(user, None, text)
+            chat.post_chat(user, None, text)
         for user, text in table_lines:
-            services.post_chat(user, game.id, text)
+            chat.post_chat(user, game.id, text)
         return game.id, [t for _, t in lobby_lines], [t for _, t in table_lines], [u.username for u, _ in table_lines]
 
 

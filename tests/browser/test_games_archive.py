@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from games.acquire.engine.review import parse_review
-
-from .pages import open_page, server_database, sign_up, snap
+from tests.browser.pages import open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,9 +30,9 @@ def play_to_the_last_decision(monkeypatch, person: str) -> int:
     """An Acquire game of ``person`` against "rival", both seats played by the bot, left at
     ``person``'s first purchase that may end the game. Returns the game id."""
     from accounts.models import User
-    from games import lobby, move_sql, services
     from games.management.commands.playbots import load_bot
     from games.models import Arrangement, Status
+    from games.service import lobby, move_sql, moves, reads
 
     monkeypatch.setattr(lobby.secrets, "randbits", lambda bits: SEED)  # the game's seed
     me = User.objects.get(username=person)
@@ -48,8 +47,8 @@ def play_to_the_last_decision(monkeypatch, person: str) -> int:
     for _ in range(MAX_ACTIONS):
         game = move_sql.game(game.id)
         assert game.status == Status.ACTIVE, "the game ended before the person could end it"
-        seat = services.snapshot(game, me, start=game.history_size)["to_act"][0]
-        snapshot = services.snapshot(game, users[seat], start=game.history_size)
+        seat = reads.snapshot(game, me, start=game.history_size)["to_act"][0]
+        snapshot = reads.snapshot(game, users[seat], start=game.history_size)
         legal = snapshot["legal"]
         if legal[0]["type"] == "PurchaseShares" and legal[0].get("can_end"):
             if seat == 0:
@@ -57,7 +56,7 @@ def play_to_the_last_decision(monkeypatch, person: str) -> int:
         action, params = choose(snapshot["view"], legal, rng)
         if action == "PurchaseShares":
             params = [params[0], 0]  # only the person ends this game
-        services.apply_action(game.id, users[seat], action, params, answers=game.seq, hold=False)
+        moves.apply_action(game.id, users[seat], action, params, answers=game.seq, hold=False)
     raise AssertionError(f"no decision to end the game within {MAX_ACTIONS} actions")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .pages import open_page, sign_up, snap
+from tests.browser.pages import open_page, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .pages import open_page, sign_up, snap
+from tests.browser.pages import open_page, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .pages import open_page, server_database, sign_up, snap
+from tests.browser.pages import open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

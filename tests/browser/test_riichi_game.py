@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from .pages import boxes, open_page, server_database, sign_up, snap
+from tests.browser.pages import boxes, open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -415,11 +415,11 @@ def test_riichi_rules_at_the_table(riichi_server, browser, artifacts):
 def _bot_game_with_a_draw(monkeypatch) -> tuple[int, int]:
     """A finished east-only bot game dealt from a fixed seed, and the step at which one of its
     hands ends in a draw: the first seed (of a few, tried in order) whose game has one."""
-    from games import lobby
-    from games.engine import Mode
+    from games.core.engine import Mode
     from games.management.commands.playbots import bot_users, load_bot, play_table
     from games.models import Action, Game
     from games.riichi.engine.table import RiichiGame
+    from games.service import lobby
 
     users = bot_users("riichi", 4)
     choose = load_bot("riichi")

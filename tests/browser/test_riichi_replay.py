@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from .pages import boxes, open_page, server_database, sign_up, snap
+from tests.browser.pages import boxes, open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,10 +22,10 @@ def _finished_bot_game(monkeypatch) -> tuple[int, list[dict]]:
     """A finished bot game of at least four hands (the first fixed seed giving one), and its hands
     as the server sees them: [{step, round, honba, ending}], ``step`` being the first at whose
     history the hand's qipai is, ``ending`` how the hand list should say it ended."""
-    from games import lobby, services
-    from games.engine import Mode
+    from games.core.engine import Mode
     from games.management.commands.playbots import bot_users, load_bot, play_table
     from games.models import Game
+    from games.service import lobby, reads
 
     users = bot_users("riichi", 4)
     choose = load_bot("riichi")
@@ -33,7 +33,7 @@ def _finished_bot_game(monkeypatch) -> tuple[int, list[dict]]:
         monkeypatch.setattr(lobby.secrets, "randbits", lambda bits, seed=seed: seed)
         played = play_table("riichi", Mode(4, "Four players", 4), users, choose, random.Random(seed), RULES)
         game = Game.objects.get(id=played.game.id)
-        end = services.replay_step(game, None, game.seq)
+        end = reads.replay_step(game, None, game.seq)
         history, steps = end["history"], end["message_steps"]
         # The new field: one step per message, in order, none beyond the step asked for.
         assert len(steps) == len(history) and steps == sorted(steps) and steps[-1] <= game.seq
@@ -44,8 +44,8 @@ def _finished_bot_game(monkeypatch) -> tuple[int, list[dict]]:
             if message["type"] == "qipai":
                 step, data = steps[i], message["params"][0]
                 # The hand's deal is in that step's history and not in the one before.
-                assert services.replay_step(game, None, step)["history"][i] == message
-                assert len(services.replay_step(game, None, step - 1)["history"]) <= i
+                assert reads.replay_step(game, None, step)["history"][i] == message
+                assert len(reads.replay_step(game, None, step - 1)["history"]) <= i
                 wind = ["East", "South", "West", "North"][data["zhuangfeng"]]
                 hands.append({"step": step, "round": f"{wind} {data['jushu'] + 1}", "honba": data["changbang"],
                               "jushu": data["jushu"], "wins": [], "draw": None})

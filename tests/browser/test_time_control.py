@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .pages import PASSWORD, TIMEOUT_MS, open_page, server_database, sign_up, snap
+from tests.browser.pages import PASSWORD, TIMEOUT_MS, open_page, server_database, sign_up, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -72,8 +72,8 @@ def test_clock_on_the_form_card_page_and_lobby_and_an_adjourned_game(live_server
     expect(alice.get_by_test_id("connection-status")).to_have_text("Live")
 
     # An untimed cribbage game of alice's against a house bot, then alice goes away.
-    from games import abandon, lobby, services
     from games.models import Client, Game, Status
+    from games.service import abandon, clocks, lobby
 
     with server_database():
         host = Game.objects.get(id=timed_id).host
@@ -88,7 +88,7 @@ def test_clock_on_the_form_card_page_and_lobby_and_an_adjourned_game(live_server
                 break
             time.sleep(0.05)
         assert not Client.objects.filter(user=host).exists()
-        now = services.now_ms()
+        now = clocks.now_ms()
         abandon.watch(now)
         assert abandon.watch(now + 601_000).adjourned == [untimed.id]  # the timed one is never adjourned
 

@@ -20,11 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from games.acquire.bot import choose
+from games.acquire.bots.house import choose
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.pages import PASSWORD, TIMEOUT_MS, VIEWPORT, server_database, snap
 from tests.served import stop
-
-from .conftest import CHROMIUM, CHROMIUM_ARGS
-from .pages import PASSWORD, TIMEOUT_MS, VIEWPORT, server_database, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -104,8 +103,8 @@ def _set_up_game() -> dict:
     from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
     from accounts.tokens import token_for
-    from games import lobby
     from games.models import Game
+    from games.service import lobby
 
     with server_database():
         users = get_user_model().objects

@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 
-from games.cribbage.bot import choose, peg_card
+from games.cribbage.bots.house import choose, peg_card
 from games.cribbage.engine import CribbageGame
 from games.cribbage.engine.discard import best_discard
-
-from .test_game_manual import MANUAL, to_the_show
-from .test_game_pegging import ready
+from tests.cribbage.test_game_manual import MANUAL, to_the_show
+from tests.cribbage.test_game_pegging import ready
 
 MAX_ACTIONS = 3000
 

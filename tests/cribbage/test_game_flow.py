@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.cribbage.bot import choose
+from games.core.engine import Event
+from games.cribbage.bots.house import choose
 from games.cribbage.engine import CribbageGame
 from games.cribbage.engine.cards import is_card, new_deck
-from games.engine import Event
 
 MAX_ACTIONS = 3000
 Chooser = Callable[[CribbageGame, int, random.Random], tuple[str, list[Any]]]

@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
+from games.core.engine import Event, Rejection
 from games.cribbage.engine import CribbageGame
 from games.cribbage.engine.scoring import peg_points
-from games.engine import Event, Rejection
-
-from .test_game_pegging import kinds, ready
+from tests.cribbage.test_game_pegging import kinds, ready
 
 MANUAL = {"counting": "manual"}
 # Seat 1 (first to show) holds 5H 5D 5S 0C with the starter KS: twenty.

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from games.core.engine import Event, Rejection
 from games.cribbage.engine import CribbageGame
 from games.cribbage.engine.cards import new_deck
-from games.engine import Event, Rejection
 
 LAY_AWAY = {2: 2, 3: 1, 4: 1}
 

@@ -8,11 +8,10 @@ from typing import Any
 
 import pytest
 
+from games.core.engine import Rejection
 from games.cribbage.engine import CribbageGame
-from games.engine import Rejection
-
-from .test_game_manual import KEPT, MANUAL, to_the_show
-from .test_game_pegging import ready
+from tests.cribbage.test_game_manual import KEPT, MANUAL, to_the_show
+from tests.cribbage.test_game_pegging import ready
 
 
 def fingerprint(game: CribbageGame) -> dict[str, Any]:

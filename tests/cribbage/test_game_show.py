@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
+from games.core.engine import Event
 from games.cribbage.engine import CribbageGame
 from games.cribbage.engine.scoring import score_hand
-from games.engine import Event
-
-from .test_game_pegging import kinds, play, ready
+from tests.cribbage.test_game_pegging import kinds, play, ready
 
 
 def play_out(game: CribbageGame) -> list[Event]:
@@ -139,7 +138,7 @@ def rules_of(game: CribbageGame) -> dict[str, Any]:
 def test_rules_have_defaults_and_reject_nonsense() -> None:
     assert rules_of(CribbageGame(2, 0, {})) == {"counting": "auto", "variants": "", "first_dealer": 0}
     assert rules_of(CribbageGame(3, 0, {"host_seat": 2}))["first_dealer"] == 2  # the host deals first
-    from games.engine import Rejection
+    from games.core.engine import Rejection
 
     for bad in ({"counting": "loud"}, {"variants": "X"}, {"first_dealer": 4}, {"first_dealer": True},
                 {"colour": "red"}, {"variants": 1}):

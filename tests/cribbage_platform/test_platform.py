@@ -1,4 +1,4 @@
-"""Cribbage on the platform: lobby tables, ``services.apply_action``, house bots and ``playbots``."""
+"""Cribbage on the platform: lobby tables, ``moves.apply_action``, house bots and ``playbots``."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import lobby, services
-from games.cribbage.bot import choose
-from games.errors import GameError
+from games.core.errors import GameError
+from games.cribbage.bots.house import choose
 from games.models import Game, Status
+from games.service import lobby, moves, reads
+from games.state import replay as state
 
 # Transactional, so that on-commit hooks run and the service keeps its engine cached between moves
 # (otherwise every move replays the whole log).
@@ -39,13 +40,13 @@ def play_to_the_end(game: Game, users: list, rng: random.Random) -> int:
         game.refresh_from_db()
         if game.status != Status.ACTIVE:
             return moves
-        mine = services.snapshot(game, by_position[seat])
+        mine = reads.snapshot(game, by_position[seat])
         if seat not in mine["to_act"]:
             seat = mine["to_act"][0]
-            mine = services.snapshot(game, by_position[seat])
+            mine = reads.snapshot(game, by_position[seat])
         assert mine["position"] == seat and "hands" not in mine["view"]
         kind, params = choose(mine["view"], mine["legal"], rng)
-        services.apply_action(game.id, by_position[seat], kind, params, answers=game.seq)
+        moves.apply_action(game.id, by_position[seat], kind, params, answers=game.seq)
         moves += 1
         assert moves < 3000
 
@@ -61,7 +62,7 @@ def test_a_lobby_table_is_played_to_the_end_through_the_service(make_user, mode:
     game.refresh_from_db()
     assert game.status == Status.FINISHED
     assert 121 in game.result["scores"] and game.result["margin"] > 0
-    rebuilt = services.replay(game)
+    rebuilt = state.replay(game)
     assert rebuilt.engine.is_over and rebuilt.engine.result() == game.result
     assert len(rebuilt.history) == game.history_size
     if mode == 4:
@@ -72,12 +73,12 @@ def test_histories_hide_other_hands_until_the_end(make_user) -> None:
     alice, bob = make_user(), make_user()
     game = start_table([alice, bob], 2)
     seats = {s.user_id: s.position for s in game.seats.all()}
-    mine = services.history(game, alice)["messages"]
+    mine = reads.history(game, alice)["messages"]
     deals = [m for m in mine if m["type"] == "Deal"]
     for message in deals:
         seat, cards = message["params"]
         assert (None in cards) == (seat != seats[alice.id])
-    spectator = services.snapshot(game, None)
+    spectator = reads.snapshot(game, None)
     assert spectator["view"]["hand"] is None and spectator["legal"] == []
     assert all(None in m["params"][1] for m in spectator["history"] if m["type"] == "Deal")
 
@@ -102,10 +103,10 @@ def play_to_the_end_as(game: Game, user) -> int:
         game.refresh_from_db()
         if game.status != Status.ACTIVE:
             return moves
-        snap = services.snapshot(game, user)
+        snap = reads.snapshot(game, user)
         assert snap["position"] in snap["to_act"]  # the service has played the bots' turns
         kind, params = choose(snap["view"], snap["legal"], rng)
-        services.apply_action(game.id, user, kind, params, answers=game.seq)
+        moves.apply_action(game.id, user, kind, params, answers=game.seq)
         moves += 1
         assert moves < 3000
 
@@ -115,21 +116,21 @@ def test_pause_through_the_service(make_user) -> None:
     game = start_table([alice, bob], 2)
     by_position = {s.position: s.user for s in game.seats.select_related("user")}
     first, second = by_position[0], by_position[1]
-    services.apply_action(game.id, first, "pause", [])
+    moves.apply_action(game.id, first, "pause", [])
     game.refresh_from_db()
-    snap = services.snapshot(game, second)
+    snap = reads.snapshot(game, second)
     assert snap["view"]["paused"] and snap["to_act"] == [0]
     with pytest.raises(GameError) as refused:
-        services.apply_action(game.id, first, "discard", ["AS", "AD"])
+        moves.apply_action(game.id, first, "discard", ["AS", "AD"])
     assert refused.value.code == "IllegalAction"
     # Any seat may unpause (the seed: "any user may now unpause"), not only the one waited for.
-    services.apply_action(game.id, second, "unpause", [])
+    moves.apply_action(game.id, second, "unpause", [])
     game.refresh_from_db()
-    assert services.snapshot(game, second)["to_act"] == [0, 1]
-    services.apply_action(game.id, second, "pause", [])
-    services.apply_action(game.id, first, "unpause", [])
+    assert reads.snapshot(game, second)["to_act"] == [0, 1]
+    moves.apply_action(game.id, second, "pause", [])
+    moves.apply_action(game.id, first, "unpause", [])
     game.refresh_from_db()
-    assert not services.snapshot(game, first)["view"]["paused"]
+    assert not reads.snapshot(game, first)["view"]["paused"]
 
 
 def test_bad_rules_are_refused_by_the_lobby(make_user) -> None:
@@ -152,7 +153,7 @@ def test_playbots_plays_every_mode(players: str, mode: int, name: str) -> None:
     assert game.mode == mode and game.status == Status.FINISHED
     assert lines[0].startswith(f"game {game.id}  mode {mode}  121  ")
     assert lines[-1].startswith(f"1 Cribbage games, {name}, seed 3")
-    assert services.replay(game).engine.result() == game.result
+    assert state.replay(game).engine.result() == game.result
 
 
 def test_playbots_takes_manual_counting_rules() -> None:

@@ -13,13 +13,12 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.tokens import token_for
+from games.core.engine import Event
+from games.core.registry import get_game_type
 from games.cribbage.engine.game import CribbageGame
 from games.cribbage.engine.rules import MAX_CLAIM
-from games.engine import Event
 from games.models import Action, Game, Seat
-from games.registry import get_game_type
-
-from .peer import CARD, LineClient, split
+from tests.cribbage_protocol.peer import CARD, LineClient, split
 
 
 @pytest.fixture

@@ -7,13 +7,12 @@ import re
 
 import pytest
 
+from games.core.engine import Mode
 from games.cribbage.engine.game import CribbageGame
 from games.cribbage.protocols import cribbagebber as codec
 from games.cribbage.protocols.cribbagebber import CardRef, Command, Malformed, SeatRenderer, parse
-from games.cribbage.protocols.framing import MAX_LINE_BYTES, Breach, LineReader, encode_line, frame_to_line
-from games.engine import Mode
-
-from .peer import CARD, split
+from games.cribbage.transport.framing import MAX_LINE_BYTES, Breach, LineReader, encode_line, frame_to_line
+from tests.cribbage_protocol.peer import CARD, split
 
 # ------------------------------------------------------------------------------------ client lines
 

@@ -1,4 +1,4 @@
-"""CRIBBAGEBBER over raw TCP (games/cribbage/tcp.py): each connection is bridged to the ASGI
+"""CRIBBAGEBBER over raw TCP (games/cribbage/transport/tcp.py): each connection is bridged to the ASGI
 application as a WebSocket link, so the consumer the WebSocket tests exercise plays here too.
 
 In process: a whole game between two TCP clients, the byte-level breaches only a stream can
@@ -20,12 +20,11 @@ from websockets.sync.client import connect as ws_connect
 
 from accounts.tokens import token_for
 from games.cribbage.protocols.cribbagebber import BRUTE
-from games.cribbage.protocols.framing import MAX_LINE_BYTES
+from games.cribbage.transport.framing import MAX_LINE_BYTES
 from games.models import Seat
+from tests.cribbage_protocol.conftest import Driver, Truth, check_lines, codes, open_table
+from tests.cribbage_protocol.peer import LineClient, split
 from tests.served import serve
-
-from .conftest import Driver, Truth, check_lines, codes, open_table
-from .peer import LineClient, split
 
 
 class TcpLink(LineClient):

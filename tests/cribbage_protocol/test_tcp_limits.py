@@ -1,4 +1,4 @@
-"""The limits of a CRIBBAGEBBER TCP link (games/cribbage/tcp.py, docs/security.md): a bounded
+"""The limits of a CRIBBAGEBBER TCP link (games/cribbage/transport/tcp.py, docs/security.md): a bounded
 queue of lines with back-pressure, a dead link's pending lines dropped, the introduction timeout,
 the idle timeout and the write timeout. Each runs the real consumer behind a real socket, with the
 limits shortened so the test takes seconds."""
@@ -14,10 +14,10 @@ from channels.db import database_sync_to_async
 from django.test import override_settings
 
 from accounts.tokens import token_for
-from games.cribbage.tcp import LineServer
+from config.asgi import application
+from games.cribbage.transport.tcp import LineServer
 from games.models import ChatMessage, Client, Seat
-
-from .test_tcp import TcpLink
+from tests.cribbage_protocol.test_tcp import TcpLink
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +29,7 @@ async def server():
     servers: list[LineServer] = []
 
     async def start(**limits) -> LineServer:
-        made = LineServer(host="127.0.0.1", port=0, **{"max_pending_lines": PENDING} | limits)
+        made = LineServer(application, host="127.0.0.1", port=0, **{"max_pending_lines": PENDING} | limits)
         await made.start()
         servers.append(made)
         return made

@@ -9,8 +9,8 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from .conftest import Driver, Truth, check_lines, codes, open_table
-from .peer import split
+from tests.cribbage_protocol.conftest import Driver, Truth, check_lines, codes, open_table
+from tests.cribbage_protocol.peer import split
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from .conftest import Driver, Truth, check_lines
+from tests.cribbage_protocol.conftest import Driver, Truth, check_lines
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

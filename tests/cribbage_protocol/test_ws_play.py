@@ -7,8 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Game
-
-from .conftest import Driver, Truth, check_lines, open_table
+from tests.cribbage_protocol.conftest import Driver, Truth, check_lines, open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,8 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Action, Game
-
-from .conftest import Driver, Truth, check_lines, host_table, open_table
+from tests.cribbage_protocol.conftest import Driver, Truth, check_lines, host_table, open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -151,10 +150,10 @@ async def test_control_passes_on_when_the_control_client_quits_while_waiting(lin
 
 
 async def test_an_aborted_game_ends_the_links(links, make_user):
-    from games import services
+    from games.service import lifecycle
 
     table, game_id = await open_table(links, make_user, 2)
-    await database_sync_to_async(services.abort)(game_id)
+    await database_sync_to_async(lifecycle.abort)(game_id)
     for link in table:
         assert await link.expect("E:") == "E:ABORTED"
         await link.wait_closed()

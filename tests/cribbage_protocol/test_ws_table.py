@@ -9,9 +9,8 @@ from django.test import Client as HttpClient
 
 from accounts.tokens import token_for
 from games.models import Game
-
-from .conftest import host_table, open_table
-from .peer import LineClient
+from tests.cribbage_protocol.conftest import host_table, open_table
+from tests.cribbage_protocol.peer import LineClient
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

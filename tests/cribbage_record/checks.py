@@ -2,7 +2,7 @@
 
 Each one re-derives something from first principles (card values, the rules' arithmetic) or from
 the engine's events on an independent replay of the action log, and compares it with what the
-record states. So a bug in ``games.cribbage.record`` shows here even though the record would
+record states. So a bug in ``games.cribbage.records.record`` shows here even though the record would
 verify (the checker replays through the same recorder).
 """
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.cribbage.bot import choose
+from games.cribbage.bots.house import choose
 from games.cribbage.engine import CribbageGame
-from games.cribbage.record import build_record
+from games.cribbage.records.record import build_record
 
 MAX_ACTIONS = 3000
 NAMES = ["ann", "bob", "cy", "di"]

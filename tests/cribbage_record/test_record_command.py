@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from .players import play_game, record_of
+from tests.cribbage_record.players import play_game, record_of
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,11 +9,10 @@ from typing import Any
 import pytest
 
 from games.cribbage.engine import CribbageGame
-from games.cribbage.record import DEALS_FROM_SEED, FORMAT, VERSION, build_record
-from games.cribbage.record_check import replay_record, verify_record
-
-from .checks import check_all
-from .players import NAMES, play_game, record_of
+from games.cribbage.records.record import DEALS_FROM_SEED, FORMAT, VERSION, build_record
+from games.cribbage.records.record_check import replay_record, verify_record
+from tests.cribbage_record.checks import check_all
+from tests.cribbage_record.players import NAMES, play_game, record_of
 
 RULES = {
     "auto": {},

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from games.cribbage.engine import CribbageGame
-from games.cribbage.record import DEALS_FROM_RECORD, build_record
-from games.cribbage.record_check import verify_record
-
-from .checks import check_items, check_pegging, check_totals
+from games.cribbage.records.record import DEALS_FROM_RECORD, build_record
+from games.cribbage.records.record_check import verify_record
+from tests.cribbage_record.checks import check_items, check_pegging, check_totals
 
 # Seat 1 (the first to show, seat 0 dealing) keeps 5H 5S 5D JC; the starter 5C makes it 29.
 HAND_29 = [["AC", "2D", "3S", "7H", "8C", "9H"], ["5H", "5S", "5D", "JC", "KD", "QS"]]

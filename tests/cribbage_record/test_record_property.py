@@ -8,10 +8,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.cribbage.record_check import verify_record
-
-from .checks import check_cards, check_pegging, check_totals
-from .players import play_game, record_of
+from games.cribbage.records.record_check import verify_record
+from tests.cribbage_record.checks import check_cards, check_pegging, check_totals
+from tests.cribbage_record.players import play_game, record_of
 
 
 @settings(max_examples=20, deadline=None, derandomize=True)

@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from games.cribbage.engine.cards import new_deck
-from games.cribbage.record_check import verify_record
-
-from .players import play_game, record_of
+from games.cribbage.records.record_check import verify_record
+from tests.cribbage_record.players import play_game, record_of
 
 
 @pytest.fixture(scope="module")

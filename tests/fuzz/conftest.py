@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from .support import bounded_shrinking, deterministic, without_local_constants
+from tests.fuzz.support import bounded_shrinking, deterministic, without_local_constants
 
 
 @pytest.fixture(autouse=True)

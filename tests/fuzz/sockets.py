@@ -3,7 +3,7 @@
 - ``JsonSocket``: the lobby protocol on the full ASGI application (routing, origin check, session
   middleware), as tests/conftest.py's ``Client`` connects; frames are checked as strict JSON.
 - ``WsLines``: CRIBBAGEBBER on the same application, one line per frame.
-- ``TcpLines``: CRIBBAGEBBER on a real TCP socket to ``games.cribbage.tcp.LineServer``.
+- ``TcpLines``: CRIBBAGEBBER on a real TCP socket to ``games.cribbage.transport.tcp.LineServer``.
 
 A consumer that raises is what a server closes with 1011: here the communicator re-raises the
 exception, and the client turns it into a failure saying so. A close with code 1011 fails too.
@@ -18,7 +18,7 @@ from typing import Any
 
 from channels.testing import WebsocketCommunicator
 
-from .support import short, strict_json, tally
+from tests.fuzz.support import short, strict_json, tally
 
 CODE = re.compile(r"^[A-Z][A-Za-z]+$")
 BROWSER_HEADERS = [(b"host", b"testserver"), (b"origin", b"http://testserver")]

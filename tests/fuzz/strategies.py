@@ -10,12 +10,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from games.consumers import MAX_FRAME_BYTES, MAX_NESTING
-from games.cribbage.protocols.framing import MAX_LINE_BYTES
+from games.core.validation import is_encodable
+from games.cribbage.transport.framing import MAX_LINE_BYTES
 from games.riichi.engine.rule import DEFAULT_RULE as RIICHI_RULE
-from games.validation import is_encodable
-
-from .support import Legal, Sym
+from games.transport.lobby_consumer import MAX_FRAME_BYTES, MAX_NESTING
+from tests.fuzz.support import Legal, Sym
 
 
 def weighted(*choices: tuple[int, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:

@@ -7,7 +7,7 @@ the same generated input always meets the same world: ids, seats, deals and toke
 the same in every run and while hypothesis shrinks a failure. Two sources of randomness in the
 product are pinned for that (``deterministic`` below): the lobby's seating shuffle and the game
 seed, and the clocks are frozen (a refused move on a game whose clock ran out legitimately plays
-the automatic move first, ``services.apply_action``; with frozen clocks no clock runs out).
+the automatic move first, ``moves.apply_action``; with frozen clocks no clock runs out).
 
 By hand: ``FUZZ_SCALE=n`` (n times as many examples), ``FUZZ_SEED=n`` (other examples),
 ``FUZZ_STATS=1`` (with ``-s``: how the inputs were answered, per test), ``FUZZ_SHOW=1`` (with
@@ -132,7 +132,7 @@ FROZEN_MS = 1_800_000_000_000
 def deterministic(monkeypatch: Any, settings_fixture: Any) -> random.Random:
     """Limits out of the way, clocks frozen, the lobby's shuffles and game seeds seeded (reseed the
     returned generator per example)."""
-    from games import lobby, services
+    from games.service import clocks, lobby
 
     for name, value in LIMITS.items():
         setattr(settings_fixture, name, value)
@@ -140,7 +140,7 @@ def deterministic(monkeypatch: Any, settings_fixture: Any) -> random.Random:
     rng = random.Random(0)
     monkeypatch.setattr(lobby, "_random", rng)
     monkeypatch.setattr(lobby, "secrets", SimpleNamespace(randbits=rng.getrandbits))
-    monkeypatch.setattr(services, "now_ms", lambda: FROZEN_MS)
+    monkeypatch.setattr(clocks, "now_ms", lambda: FROZEN_MS)
     return rng
 
 
@@ -210,7 +210,8 @@ def cached_world(key: str, build: Callable[[], Any]) -> Any:
 
 
 def _clear_engine_cache() -> None:
-    from games.services import chat_cache, engine_cache
+    from games.service.chat import chat_cache
+    from games.state.replay import engine_cache
 
     engine_cache.clear()
     chat_cache.clear()
@@ -293,10 +294,10 @@ class World:
 
 def legal_moves(game_id: int, user: Any) -> list[tuple[str, list[Any]]]:
     """(action, params) pairs the user may play now in ``game_id``, from the game's own offer."""
-    from games import services
     from games.models import Game
+    from games.service import reads
 
-    snap = services.snapshot(Game.objects.get(id=game_id), user)
+    snap = reads.snapshot(Game.objects.get(id=game_id), user)
     moves = []
     for offer in snap.get("legal") or []:
         kind = offer.get("type")
@@ -319,8 +320,8 @@ def world_state(*, probe_prefix: str | None = None) -> dict[str, Any]:
     must leave as it was).
     Chat lines starting with ``probe_prefix`` (a test's own probes) are left out."""
     from accounts.models import User
-    from games import services
     from games.models import Action, ChatMessage, Client, Game, Seat, Status
+    from games.service import reads
 
     chat = ChatMessage.objects.order_by("id")
     if probe_prefix:
@@ -339,9 +340,9 @@ def world_state(*, probe_prefix: str | None = None) -> dict[str, Any]:
         "views": {},
     }
     for game in Game.objects.filter(status=Status.ACTIVE).order_by("id"):
-        # Read as every transport reads a live game: through the engine cache (services._readable).
+        # Read as every transport reads a live game: through the engine cache (moves._readable).
         positions = sorted(Seat.objects.filter(game=game).exclude(position=None).values_list("position", flat=True))
-        state["views"][game.id] = [services.seat_view(game, position) for position in [None, *positions]]
+        state["views"][game.id] = [reads.seat_view(game, position) for position in [None, *positions]]
     return state
 
 
@@ -371,7 +372,7 @@ class Baseline:
 
 # -- errors the server logs -----------------------------------------------------------------------------
 
-# A consumer's exception caught by games.guard, a TCP link's application that raised, a task that
+# A consumer's exception caught by games.transport.guard, a TCP link's application that raised, a task that
 # died: each is a crash some transport would have turned into a 1011 close or a silent hang-up.
 WATCHED = ("games", "accounts", "channels", "daphne", "asyncio", "django.request")
 

@@ -20,10 +20,9 @@ from hypothesis import strategies as st
 
 from games.cribbage.protocols import cribbagebber as codec
 from games.cribbage.protocols.cribbagebber import CardRef, Command, Malformed, parse
-from games.cribbage.protocols.framing import MAX_LINE_BYTES, Breach, LineReader, encode_line, frame_to_line
-
-from .strategies import lines, weighted
-from .support import World, bounded
+from games.cribbage.transport.framing import MAX_LINE_BYTES, Breach, LineReader, encode_line, frame_to_line
+from tests.fuzz.strategies import lines, weighted
+from tests.fuzz.support import World, bounded
 
 WORLD = World(values={"nick": "ann", "other_nick": "bob", "token": "a1b2c3", "other_token": "d4e5f6"})
 NICK_FORBIDDEN = set("/:; \t")

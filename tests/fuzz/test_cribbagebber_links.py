@@ -1,5 +1,5 @@
 """CRIBBAGEBBER links under generated input: over the WebSocket (/ws/cribbage/, one line per frame)
-and over a real TCP socket (``games.cribbage.tcp.LineServer`` listening in the test's event loop,
+and over a real TCP socket (``games.cribbage.transport.tcp.LineServer`` listening in the test's event loop,
 as tests/cribbage_protocol/test_tcp_limits.py runs it), before and after ``IM:``.
 
 Each example builds a fresh world (worlds.py: a new table, a table to join, a game in progress
@@ -35,12 +35,12 @@ from channels.db import database_sync_to_async
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from games.cribbage.tcp import LineServer
+from config.asgi import application
+from games.cribbage.transport.tcp import LineServer
 from games.models import Client, Seat, Status
-
-from .sockets import PARTING, JsonSocket, LineLink, TcpLines, WsLines
-from .strategies import Chunk, LineFrame, chunks, encode_chunk, encode_line_frame, line_frames, weighted
-from .support import (
+from tests.fuzz.sockets import PARTING, JsonSocket, LineLink, TcpLines, WsLines
+from tests.fuzz.strategies import Chunk, LineFrame, chunks, encode_chunk, encode_line_frame, line_frames, weighted
+from tests.fuzz.support import (
     Baseline,
     World,
     bounded,
@@ -52,8 +52,8 @@ from .support import (
     short,
     tally,
 )
-from .support import world_state as _world_state
-from .worlds import SCENARIOS, cribbage_world
+from tests.fuzz.support import world_state as _world_state
+from tests.fuzz.worlds import SCENARIOS, cribbage_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -292,7 +292,7 @@ async def tcp_example(world: World, plan: TcpPlan) -> None:
     bob = await watcher(world)
     # A link's consumer is given 0.5 s to end after its socket closed (10 s by default): under Redis
     # it may wait on a channel-layer receive that lost its cancellation (see sockets.end_consumer).
-    server = LineServer(host="127.0.0.1", port=0, close_timeout=0.5)
+    server = LineServer(application, host="127.0.0.1", port=0, close_timeout=0.5)
     await server.start()
     link = Link(TcpLines(server.port, name="ann over TCP"), world.values["nick"])
     tcp: TcpLines = link.link  # type: ignore[assignment]

@@ -1,7 +1,7 @@
 """The fuzz suite generates every field each request accepts, on both transports.
 
 Which fields a request accepts is read off the very function both the lobby consumer and the REST
-serializer call (games/validation.py): it is run on a valid request that records every key it
+serializer call (games/core/validation.py): it is run on a valid request that records every key it
 looks up. A field added there and not to the fuzz strategies (or to the REST schema) fails here.
 """
 
@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from games import validation
 from games.api import serializers
-
-from . import strategies
+from games.core import validation
+from tests.fuzz import strategies
 
 # rule: (lobby message, REST route name, REST serializer, a request the rule accepts)
 REQUESTS: dict[Callable[..., Any], tuple[str, str, type[serializers.RuleSerializer], dict[str, Any]]] = {

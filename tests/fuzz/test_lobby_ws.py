@@ -39,10 +39,9 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from games.models import Client
-
-from .sockets import BROWSER_HEADERS, JsonSocket
-from .strategies import Frame, encode_frame, first_frames, frames, good_login
-from .support import (
+from tests.fuzz.sockets import BROWSER_HEADERS, JsonSocket
+from tests.fuzz.strategies import Frame, encode_frame, first_frames, frames, good_login
+from tests.fuzz.support import (
     Baseline,
     World,
     bounded,
@@ -54,7 +53,7 @@ from .support import (
     tally,
     world_state,
 )
-from .worlds import lobby_world
+from tests.fuzz.worlds import lobby_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

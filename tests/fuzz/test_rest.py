@@ -31,10 +31,9 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games.api import urls as api_urls
-
-from .strategies import GAME_IDS, Body, encode_body, nested, rest_bodies, sym, weighted
-from .support import Sym, World, bounded, print_stats, reset_process_state, short, tally, world_state
-from .worlds import lobby_world
+from tests.fuzz.strategies import GAME_IDS, Body, encode_body, nested, rest_bodies, sym, weighted
+from tests.fuzz.support import Sym, World, bounded, print_stats, reset_process_state, short, tally, world_state
+from tests.fuzz.worlds import lobby_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

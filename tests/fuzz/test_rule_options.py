@@ -1,6 +1,6 @@
 """Rule options (``CreateGame.rules``, ``POST /api/games/`` ``rules``) go to each game's engine as the
 client sent them: the engine accepts them or refuses them with ``InvalidRules``
-(games/lobby.py:_check_rules). Generated options for every game type, with the engines' own keys
+(games/service/lobby.py:_check_rules). Generated options for every game type, with the engines' own keys
 (riichi's Majiang names, cribbage's counting and variants) and values of every kind, over REST
 and over the bot WebSocket. Asserted as everywhere in this suite: no 5xx and no InternalError,
 and a refused request changes nothing.
@@ -19,9 +19,9 @@ from channels.db import database_sync_to_async
 from hypothesis import example, given, note
 from hypothesis import strategies as st
 
-from .sockets import JsonSocket
-from .strategies import MODES, Body, rule_options
-from .support import (
+from tests.fuzz.sockets import JsonSocket
+from tests.fuzz.strategies import MODES, Body, rule_options
+from tests.fuzz.support import (
     Baseline,
     bounded,
     describe,
@@ -33,14 +33,14 @@ from .support import (
     tally,
     world_state,
 )
-from .test_rest import ROUTES, Request, send
-from .worlds import lobby_world
+from tests.fuzz.test_rest import ROUTES, Request, send
+from tests.fuzz.worlds import lobby_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # Found by this suite, kept as explicit examples (run before the generated ones, every time):
 # riichi's 順位点 as an integer too large for a float was an OverflowError in
-# games/riichi/engine/rule.py, which games/lobby.py:_check_rules did not catch (a 500 over REST,
+# games/riichi/engine/rule.py, which games/service/lobby.py:_check_rules did not catch (a 500 over REST,
 # InternalError over the WebSocket) until 4e7fe3d.
 FOUND = [{"game_type": "riichi", "mode": 4, "rules": {"順位点": [10**400, "10.0", "-10.0", "-20.0"]}}]
 

@@ -8,10 +8,9 @@ from django.test import Client as HttpClient
 
 from accounts.models import User
 from accounts.tokens import token_for
-from games import lobby, services
 from games.models import Game
-
-from .support import World, cached_world, legal_moves
+from games.service import chat, lifecycle, lobby, reads
+from tests.fuzz.support import World, cached_world, legal_moves
 
 PASSWORD = "secret-pw"
 
@@ -43,16 +42,16 @@ def _lobby_world() -> World:
     live = _started(me, friend, "acquire")
     cribbage_live = _started(me, stranger, "cribbage", rules={"counting": "manual"})
     aborted = lobby.create_table(stranger, "acquire", 2)
-    services.abort(aborted.id)
-    services.post_chat(friend, my_table.id, "hello")
-    services.post_chat(stranger, None, "anyone?")
+    lifecycle.abort(aborted.id)
+    chat.post_chat(friend, my_table.id, "hello")
+    chat.post_chat(stranger, None, "anyone?")
     world = World(users={"me": me, "friend": friend, "stranger": stranger})
     world.values.update({
         "me": me.username, "friend": friend.username, "password": PASSWORD,
         "me_id": me.id, "friend_id": friend.id, "stranger_id": stranger.id,
         "me_token": token_for(me), "friend_token": token_for(friend), "stranger_token": token_for(stranger),
         "my_table": my_table.id, "their_table": their_table.id, "live": live, "cribbage_live": cribbage_live,
-        "aborted": aborted.id, "live_seq": services.snapshot(Game.objects.get(id=live), me)["v"],
+        "aborted": aborted.id, "live_seq": reads.snapshot(Game.objects.get(id=live), me)["v"],
     })
     world.legal = legal_moves(live, me) + legal_moves(cribbage_live, me)
     browser = HttpClient()

@@ -1,4 +1,4 @@
-"""Abandoned games (games/abandon.py, docs/abandoned-games.md): an untimed game whose people all
+"""Abandoned games (games/service/abandon.py, docs/abandoned-games.md): an untimed game whose people all
 went away is adjourned, then aborted; a person coming back resumes it where it stopped. The
 clock is the service's (the ``clock`` fixture), and every look of the watch is given its ``now``."""
 
@@ -9,8 +9,9 @@ import asyncio
 import pytest
 from django.test import override_settings
 
-from games import abandon, lobby, services, sweeper
 from games.models import Action, Client, Game, Seat, Status
+from games.service import abandon, lifecycle, lobby, moves, sweeper
+from games.state import replay as state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +27,7 @@ def _limits(settings):
 
 
 def next_move(game_id: int) -> tuple[int, str, list]:
-    engine = services.replay(Game.objects.get(id=game_id)).engine
+    engine = state.replay(Game.objects.get(id=game_id)).engine
     seat = engine.to_act()[0]
     return (seat, *engine.auto_action(seat))
 
@@ -92,8 +93,8 @@ async def test_an_untimed_game_everyone_left_is_adjourned_then_aborted(clients, 
 
     # While adjourned, moves are refused with their own code and nothing changes.
     seat, action, params = await db_call(next_move, game_id)
-    with pytest.raises(services.GameError) as refused:
-        await db_call(services.apply_action, game_id, users[seat], action, params)
+    with pytest.raises(moves.GameError) as refused:
+        await db_call(moves.apply_action, game_id, users[seat], action, params)
     assert refused.value.code == "GameAdjourned" and refused.value.status == 409
     assert (await db_call(status_of, game_id))[2] == seq
 
@@ -184,7 +185,7 @@ def test_moves_over_rest_count_as_presence(make_user, clock):
     clock(ADJOURN_S - 100)
     seat, action, params = next_move(game.id)
     assert seat == person.position  # the bot has answered at once: the game waits for the person
-    services.apply_action(game.id, person.user, action, params)
+    moves.apply_action(game.id, person.user, action, params)
     moved = clock.now()
     assert abandon.watch(left + ADJOURN_S * 1000).adjourned == []
     assert abandon.watch(moved + ADJOURN_S * 1000 - 1).adjourned == []
@@ -216,12 +217,12 @@ def test_a_stale_look_changes_nothing(make_user, clock):
     left = clock.now()
     abandon.watch(left)
     row = Game.objects.get(id=game.id)
-    assert not services.adjourn(game.id, left, row.seq - 1, left)  # a move came in since the look
-    assert not services.adjourn(game.id, left - 1, row.seq, left)  # a different absence
-    assert services.adjourn(game.id, left, row.seq, left)
-    services.resume(game.id)
-    with pytest.raises(services.GameError) as refused:
-        services.abort(game.id, adjourned_since=left)
+    assert not lifecycle.adjourn(game.id, left, row.seq - 1, left)  # a move came in since the look
+    assert not lifecycle.adjourn(game.id, left - 1, row.seq, left)  # a different absence
+    assert lifecycle.adjourn(game.id, left, row.seq, left)
+    lifecycle.resume(game.id)
+    with pytest.raises(moves.GameError) as refused:
+        lifecycle.abort(game.id, adjourned_since=left)
     assert refused.value.code == "GameResumed"
     assert Game.objects.get(id=game.id).status == Status.ACTIVE
 
@@ -233,14 +234,14 @@ def test_an_adjourned_game_cannot_be_left_or_forfeited(make_user, clock):
     abandon.watch(left)
     abandon.watch(left + ADJOURN_S * 1000)
     for attempt in (lambda: lobby.leave(person, game.id), lambda: lobby.remove_player(game.id, person.id)):
-        with pytest.raises(services.GameError) as refused:
+        with pytest.raises(moves.GameError) as refused:
             attempt()
         assert refused.value.code == "GameAdjourned"
     assert not Seat.objects.get(game=game, user=person).forfeited
 
 
 async def test_the_server_runs_the_watch(db_call, make_user):
-    """The watch runs as a task of the server process (games/sweeper.py) with the clock sweeper."""
+    """The watch runs as a task of the server process (games/service/sweeper.py) with the clock sweeper."""
     game, _ = await db_call(_game_with_a_house_bot, make_user)
     stop = asyncio.Event()
     with override_settings(ADJOURN_AFTER_SECONDS=0, ABANDON_CHECK_SECONDS=0.02):

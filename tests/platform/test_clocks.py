@@ -7,9 +7,10 @@ import asyncio
 
 import pytest
 
-from games import lobby, services, sweeper
-from games.acquire.review_io import review_for_game
+from games.acquire.records.review_io import review_for_game
 from games.models import Action, Game, Seat
+from games.service import lobby, moves, reads, sweeper
+from games.state import replay as state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,7 +29,7 @@ def timed_game(make_user, time_start=60, time_increment=5, n=2):
 
 
 def to_act(game: Game) -> int:
-    return services.replay(Game.objects.get(id=game.id)).engine.to_act()[0]
+    return state.replay(Game.objects.get(id=game.id)).engine.to_act()[0]
 
 
 def clock_of(game: Game, position: int) -> int:
@@ -47,12 +48,12 @@ def test_clocks_charge_the_waiting_seat_and_add_the_increment(make_user, clock):
     assert start_clock == (65_000 if mover == starter else 60_000)
     assert game.deadline_ms == game.clock_since_ms + start_clock
     clock(7.5)
-    action_type, params = services.replay(game).engine.auto_action(mover)
-    services.apply_action(game.id, users[mover], action_type, params)
+    action_type, params = state.replay(game).engine.auto_action(mover)
+    moves.apply_action(game.id, users[mover], action_type, params)
     assert clock_of(game, mover) == start_clock - 7_500 + 5_000
     game.refresh_from_db()
-    waiting = services.replay(game).engine.to_act()  # the mover again if it now buys shares
-    snapshot = services.snapshot(game, users[1 - mover])
+    waiting = state.replay(game).engine.to_act()  # the mover again if it now buys shares
+    snapshot = reads.snapshot(game, users[1 - mover])
     assert {c["position"] for c in snapshot["clocks"] if c["running"]} == set(waiting)
     assert game.deadline_ms == game.clock_since_ms + min(clock_of(game, p) for p in waiting)
 
@@ -62,9 +63,9 @@ def test_time_out_plays_automatically_and_is_flagged(make_user, clock):
     mover = to_act(game)
     before = Game.objects.get(id=game.id).seq
     clock(29)
-    assert not services.expire_due(game.id)
+    assert not moves.expire_due(game.id)
     clock(2)
-    assert services.expire_due(game.id)
+    assert moves.expire_due(game.id)
     game.refresh_from_db()
     timed_out = Action.objects.get(game=game, seq=before + 1)
     assert timed_out.auto and timed_out.seat == mover
@@ -72,17 +73,17 @@ def test_time_out_plays_automatically_and_is_flagged(make_user, clock):
     assert timed_out.timestamp_ms == clock.now() - 1000
     assert clock_of(game, mover) == 0
     # A move the player sends now is too late for that decision.
-    engine = services.replay(game).engine
+    engine = state.replay(game).engine
     if not engine.is_over and mover not in engine.to_act():
-        with pytest.raises(services.GameError) as refused:
-            services.apply_action(game.id, users[mover], "PlayTile", [0])
+        with pytest.raises(moves.GameError) as refused:
+            moves.apply_action(game.id, users[mover], "PlayTile", [0])
         assert refused.value.code == "NotYourTurn"
 
 
 def test_clocks_out_for_everyone_ends_the_game_and_review_flags_auto(make_user, clock):
     game, users = timed_game(make_user, time_start=10, time_increment=0)
     clock(3600)
-    assert services.expire_all_due() == 1
+    assert moves.expire_all_due() == 1
     game.refresh_from_db()
     assert game.status == "finished" and game.deadline_ms is None
     review = review_for_game(game)
@@ -97,9 +98,9 @@ def test_clocks_out_for_everyone_ends_the_game_and_review_flags_auto(make_user, 
 def test_deadline_survives_a_restart(make_user, clock):
     game, users = timed_game(make_user, time_start=20, time_increment=0)
     deadline = Game.objects.get(id=game.id).deadline_ms
-    services.engine_cache.clear()  # a new process knows only the database
+    state.engine_cache.clear()  # a new process knows only the database
     clock(21)
-    assert services.expire_all_due() == 1
+    assert moves.expire_all_due() == 1
     assert Action.objects.filter(game=game, auto=True).first().timestamp_ms == deadline
 
 
@@ -107,7 +108,7 @@ def test_untimed_games_have_no_clocks(make_user):
     game, users = timed_game(make_user, time_start=None, time_increment=0)
     game.refresh_from_db()
     assert game.deadline_ms is None and game.clock_since_ms is None
-    assert services.snapshot(game, users[0])["clocks"] is None
+    assert reads.snapshot(game, users[0])["clocks"] is None
 
 
 async def test_sweeper_thread_times_out_a_live_game_over_websocket(clients, db_call, make_user):

@@ -12,8 +12,8 @@ import pytest
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from games import presence, services
 from games.models import Client, ServerProcess
+from games.service import clocks, door, presence
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -119,7 +119,7 @@ async def test_an_unexpected_error_is_an_error_reply_and_the_link_stays(clients,
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "post_chat", broken)
+    monkeypatch.setattr(door, "post_chat", broken)
     await client.send({"type": "Chat", "text": "boom", "ref": "r1"})
     reply = await client.expect("Error")
     assert reply["code"] == "InternalError" and "a bug" not in reply["reason"]
@@ -130,7 +130,7 @@ async def test_an_unexpected_error_is_an_error_reply_and_the_link_stays(clients,
 
 
 async def test_an_unexpected_error_before_login_is_a_clean_fatal_close(clients, db_call, make_user, monkeypatch):
-    from games import consumers
+    from games.transport import lobby_consumer as consumers
 
     user = await db_call(make_user)
 
@@ -181,7 +181,7 @@ async def test_a_push_racing_the_close_neither_kills_the_consumer_nor_leaves_pre
 
 def test_heartbeat_forgets_the_clients_of_a_dead_process(make_user):
     alice, bob = make_user(), make_user()
-    now = services.now_ms()
+    now = clocks.now_ms()
     dead_after = int(presence.dead_after_seconds() * 1000)
     ServerProcess.objects.create(id="crashed", last_seen_ms=now - dead_after - 1)
     ServerProcess.objects.create(id="alive", last_seen_ms=now - 1000)

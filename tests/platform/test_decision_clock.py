@@ -1,4 +1,4 @@
-"""majiang-server's clock (games/clocks.py, per decision plus a bank), as arithmetic: unsaved
+"""majiang-server's clock (games/service/clocks.py, per decision plus a bank), as arithmetic: unsaved
 rows, a stand-in engine and moments given by hand. The service's use of it (riichi tables,
 time-outs, new hands) is tested in tests/riichi_platform/test_clocks.py."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import clocks
-from games.errors import GameError
+from games.core.errors import GameError
 from games.models import Game, Seat
+from games.service import clocks
 
 T0 = 1_700_000_000_000
 

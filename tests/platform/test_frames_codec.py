@@ -1,4 +1,4 @@
-"""The replay frames' codec (games/frames.py): whatever two JSON values are, the patch between them
+"""The replay frames' codec (games/records/frames.py): whatever two JSON values are, the patch between them
 turns the first into the second once written out and read back, and a chunk gives back every
 step's views as they were handed over, even when the views share lists the next step changes."""
 
@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import frames
+from games.records import frames
 
 scalars = (st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, allow_infinity=False)
            | st.text(max_size=3))

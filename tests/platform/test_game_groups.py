@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from games import services
 from games.models import Game
+from games.service import reads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +19,7 @@ MOVES = 30
 
 def next_move(game_id: int) -> tuple[int, str, list, int]:
     game = Game.objects.get(id=game_id)
-    with services._reading(game) as entry:
+    with reads._reading(game) as entry:
         seat = entry.engine.to_act()[0]
         return (seat, *entry.engine.auto_action(seat), entry.seq)
 

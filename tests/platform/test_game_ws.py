@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.models import Action, Game, Seat
+from games.service import reads
+from games.state import replay as state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +20,7 @@ def seats_of(game_id: int) -> dict[int, int]:
 def next_move(game_id: int) -> tuple[int, str, list]:
     """A legal move for the seat the game waits for (what a simple bot would play)."""
     game = Game.objects.get(id=game_id)
-    engine = services.replay(game).engine
+    engine = state.replay(game).engine
     seat = engine.to_act()[0]
     return (seat, *engine.auto_action(seat))
 
@@ -185,7 +186,7 @@ async def test_reconnect_receives_only_missing_history(clients, db_call, make_us
     entry = next(g for g in greetings["games"] if g["game"] == game_id)
     assert entry["start"] == len(known)
     assert "mode" not in entry and "users" not in entry and "host" not in entry
-    full = (await db_call(lambda: services.history(Game.objects.get(id=game_id), users[0])))["messages"]
+    full = (await db_call(lambda: reads.history(Game.objects.get(id=game_id), users[0])))["messages"]
     assert known + entry["messages"] == full
     assert greetings["entered_game"] == game_id
     # A client that knows nothing of the game gets everything about it.
@@ -204,7 +205,7 @@ async def test_leaving_a_started_game_forfeits_and_is_played_automatically(clien
     auto = await db_call(lambda: list(Action.objects.filter(game_id=game_id, auto=True).values_list("seat", flat=True)))
     assert auto and set(auto) == {seat}
     game = await db_call(Game.objects.get, id=game_id)
-    engine = (await db_call(services.replay, game)).engine
+    engine = (await db_call(state.replay, game)).engine
     assert engine.is_over or engine.to_act() == [1 - seat]
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.models import Action, Game, Seat
+from games.state import replay as state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def next_move(game_id: int):
-    engine = services.replay(Game.objects.get(id=game_id)).engine
+    engine = state.replay(Game.objects.get(id=game_id)).engine
     if engine.is_over:
         return None
     seat = engine.to_act()[0]

@@ -9,8 +9,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import lobby, presence, services, window
 from games.models import ChatMessage, Game
+from games.service import chat, door, lobby, moves, reads, window
+from games.state import replay as state
 
 # One locked read of the game row, the append, the row update; the rest is the transaction
 # itself (BEGIN and COMMIT). A timed game adds the seats' clocks (one bulk update). The tests
@@ -36,18 +37,18 @@ def open_game(make_user, game_type: str, mode: int, others: int = 0) -> tuple[Ga
 def play_one(game: Game, players: dict[int, object], *, cold: bool = False) -> int:
     """The engine's automatic move for the first seat the game waits for; its query count, less one
     insert for each answer kept back by a riichi call window that the move logs with it
-    (games/window.py: the window's answers enter the log together, one row each).
+    (games/service/window.py: the window's answers enter the log together, one row each).
     ``cold``: with the engine cache emptied first (as in a process that did not make the last move)."""
     game = Game.objects.get(id=game.id)
-    with services._reading(game) as entry:
+    with reads._reading(game) as entry:
         seat = window.deciding(game, entry.engine)[0]  # not a seat whose call answer is kept back
         action, params = entry.engine.auto_action(seat)
         seq = entry.seq
     if cold:
-        services.engine_cache.clear()
+        state.engine_cache.clear()
     kept = len(game.window_answers)
     with CaptureQueriesContext(connection) as queries:
-        services.apply_action(game.id, players[seat], action, params, answers=seq)
+        moves.apply_action(game.id, players[seat], action, params, answers=seq)
     logged_with_it = kept if Game.objects.get(id=game.id).window_answers == [] else 0
     return len(queries) - logged_with_it
 
@@ -67,7 +68,7 @@ def test_queries_per_action_and_snapshot_are_bounded(make_user, game_type, mode)
             break
         counts.append(play_one(game, players))
         with CaptureQueriesContext(connection) as queries:
-            presence.snapshot_for(players[0], game.id)
+            door.snapshot_for(players[0], game.id)
         snapshots.append(len(queries))
     assert len(counts) >= 30, "the game ended too soon to show anything"
     assert max(counts) <= ACTION_QUERIES, counts
@@ -110,15 +111,15 @@ def test_a_finished_game_is_read_from_its_record_not_replayed(make_user):
             break
         play_one(game, players)
     assert game.status == "finished"
-    services.engine_cache.clear()
+    state.engine_cache.clear()
     with CaptureQueriesContext(connection) as queries:
-        snapshot = presence.snapshot_for(players[1], game.id)
-        history = services.history(game, players[0], start=5)
+        snapshot = door.snapshot_for(players[1], game.id)
+        history = reads.history(game, players[0], start=5)
     assert not any("games_action" in q["sql"] for q in queries.captured_queries)
     assert len(queries) <= SNAPSHOT_QUERIES + 3  # the record and the seats, for each
     # What the record says is what the log replayed says, everything revealed.
-    entry = services.replay(game)
-    revealed = json.loads(json.dumps(services.render_history(entry.history, None, True)))
+    entry = state.replay(game)
+    revealed = json.loads(json.dumps(state.render_history(entry.history, None, True)))
     assert snapshot["history"] == revealed and history["messages"] == revealed[5:]
     assert snapshot["view"] == json.loads(json.dumps(entry.engine.view(1, reveal_all=True)))
     assert snapshot["position"] == 1 and snapshot["legal"] == [] and snapshot["to_act"] == []
@@ -131,15 +132,15 @@ def test_a_snapshot_reads_the_chat_only_when_it_changed(make_user):
 
     def snapshot() -> tuple[list[str], int]:
         with CaptureQueriesContext(connection) as queries:
-            chat = presence.snapshot_for(first, game.id)["chat"]
+            chat = door.snapshot_for(first, game.id)["chat"]
         reads = sum("games_chatmessage" in q["sql"] for q in queries.captured_queries)
         return [item["text"] for item in chat], reads
 
     assert snapshot() == ([], 0)  # a table that never chatted
-    services.post_chat(second, game.id, "hello")
+    chat.post_chat(second, game.id, "hello")
     assert snapshot() == (["hello"], 1)
     assert snapshot() == (["hello"], 0)  # kept, and known current from the row
-    services.post_chat(first, game.id, "hi")
+    chat.post_chat(first, game.id, "hi")
     assert snapshot() == (["hello", "hi"], 1)
     # The admin edits and deletes in bulk (queryset.delete); the next Snapshot reads again.
     message = ChatMessage.objects.get(text="hello")
@@ -150,5 +151,5 @@ def test_a_snapshot_reads_the_chat_only_when_it_changed(make_user):
     assert snapshot() == (["[removed]"], 1)
     # Another game's chat changes nothing here.
     other, other_players = open_game(make_user, "acquire", 2)
-    services.post_chat(other_players[0], other.id, "elsewhere")
+    chat.post_chat(other_players[0], other.id, "elsewhere")
     assert snapshot() == (["[removed]"], 0)

@@ -217,8 +217,8 @@ async def test_clients_of_a_replaced_server_process_are_forgotten(clients, db_ca
     from django.conf import settings
 
     from config import channel_layers
-    from games import presence
     from games.models import Client
+    from games.service import presence
 
     ghost, alice = await db_call(make_user), await db_call(make_user)
     # A connection left in the table by a process that was killed.
@@ -238,8 +238,8 @@ async def test_clients_of_a_replaced_server_process_are_forgotten(clients, db_ca
 
 
 def test_rule_options_are_checked_when_the_table_is_opened(make_user):
-    from games import lobby
-    from games.errors import GameError
+    from games.core.errors import GameError
+    from games.service import lobby
 
     host = make_user()
     game = lobby.create_table(host, "riichi", 4, rules={"赤牌": {"m": 0, "p": 0, "s": 0}})

@@ -1,4 +1,4 @@
-"""games/move_sql.py: the statements every move makes, built once, must read and write exactly
+"""games/service/move_sql.py: the statements every move makes, built once, must read and write exactly
 what the ORM would, on whichever database the suite runs on."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from django.db import IntegrityError, connection, transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
-from games import move_sql
 from games.models import Action, Game
+from games.service import move_sql
 
 
 def _fields(game: Game) -> dict:

@@ -1,4 +1,4 @@
-"""The games page, player pages and their numbers (games/archive.py): checked against bot games
+"""The games page, player pages and their numbers (games/site/archive.py): checked against bot games
 whose numbers the test works out from each game's stored result and record, and against games
 made by hand with exact numbers; and nothing of a game in progress shows beyond the lobby's."""
 
@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from games import archive, lobby, services
+from games.core.registry import get_game_type
 from games.management.commands.playbots import load_bot, play_table
 from games.models import Game, GameRecord, Status
-from games.registry import get_game_type
+from games.site import archive, lobby, reads
 from tests.api.archive_games import ANN_LOST, ANN_STATS, ANN_WON, BASE, known_games, over_game, ranked
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: records are stored as in play
@@ -195,8 +195,8 @@ def test_nothing_of_a_game_in_progress_beyond_the_lobby(client, people):
     # Each player's concealed hand, as only that player sees it now.
     hands = []
     for user in people:
-        view = services.snapshot(game, user)["view"]
-        mine = next(s for s in view["seats"] if s["seat"] == services.viewer_position(game, user))
+        view = reads.snapshot(game, user)["view"]
+        mine = next(s for s in view["seats"] if s["seat"] == reads.viewer_position(game, user))
         hands.append(mine["shoupai"])
     assert all(re.fullmatch(r"[mpsz0-9]{14,}", hand) for hand in hands), hands
 

@@ -1,14 +1,14 @@
-"""Pushes are encoded with orjson (games/push.py): clients must read exactly what ``json`` gave."""
+"""Pushes are encoded with orjson (games/service/push.py): clients must read exactly what ``json`` gave."""
 
 from __future__ import annotations
 
 import json
 import random
 
-from games import push
-from games.acquire.bot import choose
+from games.acquire.bots.house import choose
 from games.acquire.engine.game import AcquireGame
 from games.acquire.engine.modes import MODES
+from games.service import push
 
 
 def test_every_push_of_a_game_reads_as_json_would_write_it():

@@ -1,6 +1,6 @@
 """Pushes made outside any event loop (a management command such as playbots, a script, a sync
 test) go through one loop of the process's own: delivered in order, waited for, and without a
-thread and a loop started for every push (games/push.py)."""
+thread and a loop started for every push (games/service/push.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import channel_layers, get_channel_layer
 
-from games import push
+from games.service import push
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Finished games' records (games/records.py): stored in the transaction that ends the game, served
+"""Finished games' records (games/records/native.py): stored in the transaction that ends the game, served
 without a replay, checked against the log by ``manage.py records verify``, and read back by the
 readers of each format."""
 
@@ -12,11 +12,14 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import lobby, records, services
 from games.acquire.engine.review import parse_review
-from games.cribbage.record_check import verify_record
+from games.cribbage.records.record_check import verify_record
 from games.models import Game, GameRecord, Status
+from games.records import native as records
+from games.records import store
 from games.riichi.engine.replay import replay as replay_paifu
+from games.service import lifecycle, lobby
+from games.state import replay as state
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: engines go back to the cache
 
@@ -41,8 +44,8 @@ def no_replay(monkeypatch) -> None:
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a finished game was rebuilt from its log")
 
-    monkeypatch.setattr(services, "new_engine", refuse)
-    monkeypatch.setattr(services, "replay", refuse)
+    monkeypatch.setattr(state, "new_engine", refuse)
+    monkeypatch.setattr(state, "replay", refuse)
 
 
 def read_back(kind: str, document: Any) -> None:
@@ -61,7 +64,7 @@ def test_the_record_is_stored_when_the_game_ends_and_served_without_a_replay(
     game = play_bots(game_type, arguments)
     stored = GameRecord.objects.get(game=game)  # written with the last action, before any read
     assert (stored.format, stored.version) == (kind, 1) and stored.document
-    assert records.verify(game) == []
+    assert store.verify(game) == []
 
     no_replay(monkeypatch)
     client.force_login(make_user())
@@ -97,17 +100,17 @@ def test_records_verify_finds_a_tampered_record_and_rebuild_mends_it(make_user):
     assert "DIFFERS" in out.getvalue() and "cribbage-record: the stored document differs" in out.getvalue()
 
     call_command("records", "rebuild", "--game", str(game.id), stdout=io.StringIO())
-    assert records.verify(game) == []
+    assert store.verify(game) == []
 
 
 def test_a_game_from_before_records_gets_its_record_on_first_read(make_user):
     game = play_bots("acquire", ["--players", "2"])
     # As the migration found it: history and views, no native record.
     GameRecord.objects.filter(game=game).update(format="", version=0, document="")
-    document = services.native_record(Game.objects.get(id=game.id))
+    document = store.native_record(Game.objects.get(id=game.id))
     stored = GameRecord.objects.get(game=game)
     assert stored.format == "acquire-review" and stored.native() == document
-    assert records.verify(game) == []
+    assert store.verify(game) == []
 
 
 def test_no_record_of_a_game_in_progress_even_for_staff(client, make_user):
@@ -130,11 +133,11 @@ def test_an_aborted_riichi_game_has_no_paifu_record(client, make_user):
         lobby.join(user, game.id)
     for user in users:
         lobby.accept(user, game.id)
-    services.abort(game.id)
+    lifecycle.abort(game.id)
     client.force_login(users[0])
     response = client.get(reverse("api-game-record", args=[game.id]))
     assert response.status_code == 409 and response.json()["code"] == "GameAborted"
-    assert records.verify(Game.objects.get(id=game.id)) == []
+    assert store.verify(Game.objects.get(id=game.id)) == []
 
 
 def test_the_migration_writes_the_records_of_games_that_ended_before(make_user):
@@ -148,7 +151,7 @@ def test_the_migration_writes_the_records_of_games_that_ended_before(make_user):
     migration.write_records(apps, None)
     stored = GameRecord.objects.get(game=game)
     assert stored.format == "cribbage-record" and stored.version == 1
-    assert records.verify(game) == []
+    assert store.verify(game) == []
 
 
 def test_the_game_and_replay_pages_and_the_admin_link_the_record(client, make_user):

@@ -1,4 +1,4 @@
-"""Replay steps of a finished game come from its stored replay frames (games/frames.py), built once
+"""Replay steps of a finished game come from its stored replay frames (games/records/frames.py), built once
 after the game ends: every step, for the spectator and for each seat, equals the step replayed from
 the log, and reading one builds no engine."""
 
@@ -13,8 +13,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import frames, records, services
 from games.models import Game, GameRecord, ReplayFrame, Seat
+from games.records import frames, store
+from games.service import lifecycle, moves, reads
+from games.state import replay as state
 from tests.platform.test_records import GAMES, no_replay, play_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: the frames are built after the end
@@ -29,7 +31,7 @@ def viewers(game: Game) -> list[int | None]:
 
 
 def logged(game: Game, viewer: int | None, step: int) -> dict[str, Any]:
-    return written(services.logged_step(game, viewer, step, reveal=True))
+    return written(reads.logged_step(game, viewer, step, reveal=True))
 
 
 def checked(game: Game) -> list[tuple[int | None, int]]:
@@ -47,10 +49,10 @@ def from_the_log(game: Game, wanted: list[tuple[int | None, int]]) -> dict[tuple
     """Each wanted step's revealed view and history, in one pass over the log, each written down
     before the next action (an engine's view may hand out lists it changes later)."""
     out = {}
-    for step, entry in enumerate(services._replaying(game)):
+    for step, entry in enumerate(moves._replaying(game)):
         for viewer in (v for v, s in wanted if s == step):
             out[(viewer, step)] = written({"view": entry.engine.view(viewer, reveal_all=True),
-                                           "history": services.render_history(entry.history, viewer, True)})
+                                           "history": state.render_history(entry.history, viewer, True)})
     return out
 
 
@@ -66,7 +68,7 @@ def test_every_step_of_the_replay_equals_the_log_and_reads_no_engine(make_user, 
     assert len(expected) == len(wanted)
 
     no_replay(monkeypatch)
-    stored = {(viewer, step): services._stored_step(game, viewer, step) for viewer, step in wanted}
+    stored = {(viewer, step): reads._stored_step(game, viewer, step) for viewer, step in wanted}
     monkeypatch.undo()
 
     for (viewer, step), answer in stored.items():
@@ -77,7 +79,7 @@ def test_every_step_of_the_replay_equals_the_log_and_reads_no_engine(make_user, 
     # (each replays the game up to there).
     for step in sorted({0, 1, game.seq // 3, game.seq // 2 + 1, game.seq - 1, game.seq}):
         for viewer in viewers(game):
-            assert written(services._stored_step(game, viewer, step)) == logged(game, viewer, step), (viewer, step)
+            assert written(reads._stored_step(game, viewer, step)) == logged(game, viewer, step), (viewer, step)
 
 
 def test_the_replay_api_reads_the_frames(client, make_user, monkeypatch):
@@ -96,7 +98,7 @@ def test_a_game_without_frames_gets_them_on_its_first_replay_step(make_user):
     ReplayFrame.objects.filter(game=game).delete()
     GameRecord.objects.filter(game=game).update(message_steps=None, frames_every=0)
     step = game.seq - 2
-    assert written(services._stored_step(game, None, step)) == logged(game, None, step)
+    assert written(reads._stored_step(game, None, step)) == logged(game, None, step)
     assert ReplayFrame.objects.filter(game=game).count() == game.seq // frames.EVERY + 1
 
 
@@ -104,18 +106,18 @@ def test_records_rebuild_writes_the_frames_again(make_user):
     game = play_bots("cribbage", ["--players", "2"])
     ReplayFrame.objects.filter(game=game).update(data=b"")
     call_command("records", "rebuild", "--game", str(game.id), stdout=io.StringIO())
-    assert written(services._stored_step(game, 0, game.seq)) == logged(game, 0, game.seq)
+    assert written(reads._stored_step(game, 0, game.seq)) == logged(game, 0, game.seq)
 
 
 def test_records_verify_finds_tampered_frames(make_user):
     game = play_bots("cribbage", ["--players", "2"])
-    assert records.verify(game) == []
+    assert store.verify(game) == []
     frame = ReplayFrame.objects.get(game=game, chunk=0)
     frame.data = frames_with_a_changed_base(bytes(frame.data))
     frame.save()
-    assert records.verify(game) == ["frames: the stored replay frames differ from the log's"]
+    assert store.verify(game) == ["frames: the stored replay frames differ from the log's"]
     GameRecord.objects.filter(game=game).update(message_steps=[0])
-    assert "message_steps" in records.verify(game)[0]
+    assert "message_steps" in store.verify(game)[0]
 
 
 def frames_with_a_changed_base(chunk: bytes) -> bytes:
@@ -125,7 +127,7 @@ def frames_with_a_changed_base(chunk: bytes) -> bytes:
 
 
 def test_an_aborted_game_steps_from_frames_built_on_the_first_step(make_user):
-    from games import lobby
+    from games.service import lobby
 
     users = [make_user() for _ in range(4)]
     game = lobby.create_table(users[0], "riichi", 4, rules={"場数": 1})
@@ -133,9 +135,9 @@ def test_an_aborted_game_steps_from_frames_built_on_the_first_step(make_user):
         lobby.join(user, game.id)
     for user in users:
         lobby.accept(user, game.id)
-    services.abort(game.id)
+    lifecycle.abort(game.id)
     game = Game.objects.get(id=game.id)
     assert game.is_over and not ReplayFrame.objects.filter(game=game).exists()
     for viewer in viewers(game):
-        assert written(services._stored_step(game, viewer, game.seq)) == logged(game, viewer, game.seq)
-    assert records.verify(game) == []
+        assert written(reads._stored_step(game, viewer, game.seq)) == logged(game, viewer, game.seq)
+    assert store.verify(game) == []

@@ -15,8 +15,8 @@ from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
 from accounts.tokens import token_for
-from games import lobby
 from games.models import Action, ChatMessage, Game, Seat
+from games.service import lobby
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -24,8 +24,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from accounts.tokens import create_token, revoke
-from games import presence
 from games.models import Client
+from games.service import presence
 from tests.cribbage_protocol.peer import LineClient
 from tests.cribbage_protocol.test_tcp import TcpLink
 from tests.served import serve

@@ -12,15 +12,15 @@ import json
 
 import pytest
 
-from games import services
 from games.models import Game, Seat
+from games.state import replay as state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def next_move(game_id: int) -> tuple[int, str, list] | None:
     game = Game.objects.get(id=game_id)
-    engine = services.replay(game).engine
+    engine = state.replay(game).engine
     if engine.is_over:
         return None
     seat = engine.to_act()[0]
@@ -29,7 +29,7 @@ def next_move(game_id: int) -> tuple[int, str, list] | None:
 
 def drawn_tiles(game_id: int) -> dict[int, set[int]]:
     """Every tile each seat drew into its rack during the game (server side, all visible)."""
-    entry = services.replay(Game.objects.get(id=game_id))
+    entry = state.replay(Game.objects.get(id=game_id))
     drawn: dict[int, set[int]] = {}
     for event in entry.history:
         if event.type == "DrewTile":

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import random
 
-from games.riichi.bot import choose
-
-from .flowkit import Table, random_wall, rule, wall
+from games.riichi.bots.house import choose
+from tests.riichi.flowkit import Table, random_wall, rule, wall
 
 J0 = "m1478p1478s1478z1"
 J2 = "m1699p1699s1699z3"
@@ -67,7 +66,7 @@ def test_folds_against_riichi() -> None:
 
 def test_every_choice_is_legal_over_whole_games() -> None:
     rng = random.Random(4)
-    from games.engine import Mode
+    from games.core.engine import Mode
     from games.riichi.engine.table import RiichiGame
 
     table = RiichiGame.create(mode=Mode(4, "Four players", 4), seed=11, rules={"場数": 1})

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Rejection
+from games.core.engine import Rejection
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.xiangting import xiangting
-
-from .flowkit import Table, random_wall, rule, wall
+from tests.riichi.flowkit import Table, random_wall, rule, wall
 
 # Seat 1's hand: tanyao-pinfu tenpai on m2/m5.
 H1 = "m34p234456s55678"

@@ -7,8 +7,7 @@ import pytest
 
 from games.riichi.engine.he import He
 from games.riichi.engine.shoupai import Shoupai
-
-from .flowkit import Table, random_wall, rule, wall
+from tests.riichi.flowkit import Table, random_wall, rule, wall
 
 J0 = "m1478p1478s1478z1"
 J2 = "m1699p1699s1699z3"

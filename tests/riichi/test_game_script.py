@@ -11,9 +11,8 @@ import pytest
 
 from games.riichi.engine.replay import regenerate, replay
 from games.riichi.engine.rule import rule
-
-from .oracle import script_games
-from .scripted import play_on_table
+from tests.riichi.oracle import script_games
+from tests.riichi.scripted import play_on_table
 
 RULE = rule({"順位点": ["20", "10", "-10", "-20"]})
 GAMES = script_games()

@@ -13,8 +13,7 @@ import pytest
 from games.riichi.engine.hule import hule
 from games.riichi.engine.rule import rule
 from games.riichi.engine.shoupai import Shoupai
-
-from .oracle import hule_cases
+from tests.riichi.oracle import hule_cases
 
 CHUNK = 500
 

@@ -18,8 +18,7 @@ from games.riichi.engine.hule import hule, hule_param
 from games.riichi.engine.rule import rule
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.tile import valid_mianzi
-
-from .oracle import script_games
+from tests.riichi.oracle import script_games
 
 SITUATIONAL = {
     "立直": ("lizhi", 1),

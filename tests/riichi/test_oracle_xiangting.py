@@ -7,8 +7,7 @@ import pytest
 
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.xiangting import xiangting, xiangting_guoshi, xiangting_qidui, xiangting_yiban
-
-from .oracle import xiangting_cases
+from tests.riichi.oracle import xiangting_cases
 
 CHUNK = 2500
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .oracle import ORACLE, script_games
+from tests.riichi.oracle import ORACLE, script_games
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT_RULE = {"順位点": ["20", "10", "-10", "-20"]}

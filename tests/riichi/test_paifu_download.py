@@ -20,9 +20,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from games import lobby
 from games.models import Game, Status
 from games.riichi.engine.rule import rule as make_rule
+from games.service import lobby
 from tests.riichi_reference.corpus import BENCH, ensure_node_modules, npm_missing_reason
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs: engines go back to the cache
@@ -166,9 +166,9 @@ def test_the_paifu_is_refused_for_other_games(client, make_user):
     assert (response.status_code, response.json()["code"]) == (404, "UnknownGame")
 
     aborted = live_riichi_game(make_user())
-    from games import services
+    from games.service import lifecycle
 
-    services.abort(aborted.id)
+    lifecycle.abort(aborted.id)
     response = client.get(reverse("api-game-paifu", args=[aborted.id]))
     assert (response.status_code, response.json()["code"]) == (409, "GameAborted")
 

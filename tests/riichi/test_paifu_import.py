@@ -1,4 +1,4 @@
-"""``games.riichi.paifu_import`` and ``manage.py paifu import``: a Majiang paifu stored as a
+"""``games.riichi.records.paifu_import`` and ``manage.py paifu import``: a Majiang paifu stored as a
 finished riichi game, rebuilt from its log like any game played here, and written out again as the
 same paifu.
 
@@ -20,15 +20,16 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from accounts.models import User
-from games import lobby, records, services
-from games.errors import GameError
+from games.core.errors import GameError
 from games.models import Game, Status
+from games.records import store
 from games.riichi.engine.rule import rule as make_rule
 from games.riichi.engine.shan import shan_pai
 from games.riichi.engine.table import tile_kinds
-from games.riichi.paifu_import import complete_wall, import_paifu
-
-from .oracle import script_games
+from games.riichi.records.paifu_import import complete_wall, import_paifu
+from games.service import lobby
+from games.state import replay as state
+from tests.riichi.oracle import script_games
 
 pytestmark = pytest.mark.django_db
 
@@ -82,16 +83,16 @@ def test_a_reference_game_imports_replays_and_round_trips(client, index: int) ->
     assert [a[0] for a in actions] == list(range(1, game.seq + 1))
     assert actions[0][1] == "kaiju" and {a[2:] for a in actions} == {(IMPORTED_AT_MS, False)}
 
-    entry = services.replay(game)
+    entry = state.replay(game)
     assert entry.engine.is_over and entry.seq == game.seq
     assert entry.engine.result() == game.result
     assert len(entry.history) == game.history_size
     assert [p["rank"] for p in game.result["players"]] == paifu["rank"]
 
-    stored = services.native_record(game)
+    stored = store.native_record(game)
     assert without_rule(stored) == paifu  # title and players included: nothing else changes
     assert stored["rule"] == SCRIPT_RULE
-    assert records.verify(game) == []
+    assert store.verify(game) == []
 
     snapshot = client.get(reverse("api-game-snapshot", args=[game.id]))
     assert snapshot.status_code == 200, snapshot.content
@@ -111,7 +112,7 @@ def test_players_are_found_by_name_and_the_host_s_seat_starts(make_user) -> None
     assert User.objects.filter(username__in=paifu["player"]).count() == 4  # made once, then found
     assert again.host_id == host.id and again.rules["host_seat"] == 2
     assert again.actions.get(seq=1).seat == 2  # the host's seat starts the game, as in the lobby
-    assert without_rule(services.native_record(again)) == paifu
+    assert without_rule(store.native_record(again)) == paifu
     staff = make_user()  # a host who did not play: recorded, and seat 0 starts
     third = import_paifu(paifu, SCRIPT_OVERRIDES, host=staff)
     assert third.host_id == staff.id and "host_seat" not in third.rules and third.actions.get(seq=1).seat == 0
@@ -161,7 +162,7 @@ def test_a_paifu_downloaded_from_this_site_imports_as_the_same_game(monkeypatch,
     call_command("playbots", "riichi", "--games", "1", "--seed", "3", "--rule", json.dumps({"場数": 1}),
                  stdout=io.StringIO())
     played = Game.objects.get(game_type="riichi")
-    paifu = services.native_record(played)
+    paifu = store.native_record(played)
     path = tmp_path / "downloaded.json"
     path.write_text(json.dumps(paifu, ensure_ascii=False), "utf-8")
 
@@ -170,11 +171,11 @@ def test_a_paifu_downloaded_from_this_site_imports_as_the_same_game(monkeypatch,
     game = Game.objects.exclude(id=played.id).get()
     assert out.getvalue().splitlines() == [
         f"game {game.id}: imported ({len(paifu['log'])} hands) from {path}", "1 games imported"]
-    assert services.native_record(game) == paifu  # players, rule and title included
+    assert store.native_record(game) == paifu  # players, rule and title included
     assert game.rules["場数"] == 1 and "hand_end_ack" not in game.rules
     assert [s.user_id for s in game.seats.order_by("position")] == [
         s.user_id for s in played.seats.exclude(position=None).order_by("position")]  # the bots, found by name
-    assert game.result == played.result and records.verify(game) == []
+    assert game.result == played.result and store.verify(game) == []
 
 
 def test_the_command_imports_a_file_of_paifu_all_or_nothing(tmp_path: Path) -> None:

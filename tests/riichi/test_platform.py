@@ -7,11 +7,11 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import services
+from games.core.registry import get_game_type
 from games.models import Game, Status
-from games.registry import get_game_type
 from games.riichi.engine.replay import replay
 from games.riichi.engine.rule import rule
+from games.state import replay as state
 
 
 def test_registry() -> None:
@@ -30,7 +30,7 @@ def test_playbots_plays_a_riichi_game_with_rules() -> None:
     game = Game.objects.get(game_type="riichi")
     assert game.status == Status.FINISHED and game.rules["場数"] == 0
     assert game.actions.order_by("seq").first().type == "kaiju"
-    rebuilt = services.replay(game)
+    rebuilt = state.replay(game)
     engine = rebuilt.engine
     assert engine.is_over and engine.result() == game.result
     assert sorted(game.result["rank"]) == [1, 2, 3, 4]

@@ -1,11 +1,11 @@
-"""Rule presets (games/riichi/presets.py): valid, pinned, expanded under a table's overrides."""
+"""Rule presets (games/riichi/engine/presets.py): valid, pinned, expanded under a table's overrides."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.engine import Mode
-from games.riichi import presets
+from games.core.engine import Mode
+from games.riichi.engine import presets
 from games.riichi.engine.rule import DEFAULT_RULE, rule
 from games.riichi.engine.table import PLATFORM_RULES, RiichiGame
 

@@ -8,9 +8,8 @@ from pathlib import Path
 
 from games.riichi.engine.replay import make_replies, make_shan, read_entries, replay
 from games.riichi.engine.rule import rule
-
-from .flowkit import tiles
-from .oracle import script_games
+from tests.riichi.flowkit import tiles
+from tests.riichi.oracle import script_games
 
 RULE = rule({"順位点": ["20", "10", "-10", "-20"]})
 

@@ -9,8 +9,7 @@ from games.riichi.engine.hule import hule, hule_param
 from games.riichi.engine.rule import rule
 from games.riichi.engine.shan import shan_pai
 from games.riichi.engine.shoupai import Shoupai
-
-from .test_yaku import regular, score, yaku, yakuman
+from tests.riichi.test_yaku import regular, score, yaku, yakuman
 
 
 def test_連風牌は2符() -> None:

@@ -16,8 +16,8 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Mode, Rejection
-from games.riichi.bot import choose
+from games.core.engine import Mode, Rejection
+from games.riichi.bots.house import choose
 from games.riichi.engine.replay import replay
 from games.riichi.engine.rule import rule
 from games.riichi.engine.table import RiichiGame

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from games.engine import Mode
-from games.riichi.bot import choose
+from games.core.engine import Mode
+from games.riichi.bots.house import choose
 from games.riichi.engine.table import RiichiGame, tile_kinds, unseen_waits
 
 

@@ -8,8 +8,7 @@ import time
 
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.xiangting import tingpai, xiangting, xiangting_guoshi, xiangting_qidui, xiangting_yiban
-
-from .oracle import xiangting_cases
+from tests.riichi.oracle import xiangting_cases
 
 
 def hand(paistr: str) -> Shoupai:

@@ -30,14 +30,14 @@ from jansou.io.replay import ReplayError, replay_round_decisions
 from jansou.io.tenhou_json import parse_tenhou_json
 from jansou.validation.check import Verdict, check_win
 
-from games.engine import Mode
-from games.riichi.bot import choose
+from games.core.engine import Mode
+from games.riichi.bots.house import choose
 from games.riichi.engine.rule import rule as make_rule
 from games.riichi.engine.table import RiichiGame
 from tests.riichi.oracle import script_games
 
 MODE = Mode(4, "Four players", 4)
-# Whole bot games, by preset (every preset of games/riichi/presets.py). An east-south game takes
+# Whole bot games, by preset (every preset of games/riichi/engine/presets.py). An east-south game takes
 # about 1.5 s to play on this machine, an east-only one half that. What they reach (the bots' kans
 # among it) is checked by test_readers.test_the_games_reach_the_edge_cases.
 BOT_SEEDS = {"majiang": (1, 7), "east": (3, 11), "no-red": (2,), "tenhou": (5,), "tenhou-east": (4, 9)}

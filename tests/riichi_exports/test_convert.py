@@ -9,10 +9,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.riichi.exports import to_mjai, to_tenhou6
+from games.riichi.records.exports import to_mjai, to_tenhou6
 from tests.riichi.oracle import ORACLE, script_games
-
-from .readers import SCRIPT_RULE, bot_game, convlog_events
+from tests.riichi_exports.readers import SCRIPT_RULE, bot_game, convlog_events
 
 RULE = json.dumps({"順位点": ["20", "10", "-10", "-20"]})
 

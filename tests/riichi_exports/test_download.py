@@ -10,11 +10,11 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import lobby, services
 from games.models import Game, Status
-from games.riichi.exports import to_mjai, to_tenhou6
-
-from .readers import convlog_events
+from games.records import store
+from games.riichi.records.exports import to_mjai, to_tenhou6
+from games.service import lobby
+from tests.riichi_exports.readers import convlog_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ def finished(make_user) -> Game:
 
 def test_every_format_downloads_and_reads_back(client, finished):
     url = reverse("api-game-paifu", args=[finished.id])
-    paifu = services.native_record(finished)
+    paifu = store.native_record(finished)
     majiang = client.get(url)
     assert majiang.status_code == 200 and majiang.json() == paifu
     assert majiang["Content-Disposition"] == f'attachment; filename="riichi-{finished.display_number}.json"'

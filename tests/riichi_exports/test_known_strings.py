@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from games.riichi.engine.presets import get as get_preset
 from games.riichi.engine.rule import rule as make_rule
-from games.riichi.exports import to_mjai, to_tenhou6
-from games.riichi.exports.mjai import pai
-from games.riichi.exports.tenhou6 import meld_layout, parse_meld, point_text, rule_entry, tile_code
-from games.riichi.presets import get as get_preset
+from games.riichi.records.exports import to_mjai, to_tenhou6
+from games.riichi.records.exports.mjai import pai
+from games.riichi.records.exports.tenhou6 import meld_layout, parse_meld, point_text, rule_entry, tile_code
 from tests.riichi.oracle import script_games
-
-from .readers import SCRIPT_RULE
+from tests.riichi_exports.readers import SCRIPT_RULE
 
 DEFAULT = make_rule()
 

@@ -17,10 +17,9 @@ from typing import Any
 
 import pytest
 
-from games.riichi.exports import mjai_replay, to_mjai, to_tenhou6
-from games.riichi.exports.mjai_replay import majiang_tile, replay_mjai
-
-from .readers import GAME_KEYS, IDS, SCRIPT_RULE, convlog_events, game
+from games.riichi.records.exports import mjai_replay, to_mjai, to_tenhou6
+from games.riichi.records.exports.mjai_replay import majiang_tile, replay_mjai
+from tests.riichi_exports.readers import GAME_KEYS, IDS, SCRIPT_RULE, convlog_events, game
 
 
 @cache

@@ -23,9 +23,8 @@ from typing import Any
 import pytest
 from jansou.io.tenhou_json import parse_tenhou_json
 
-from games.riichi.exports import to_mjai, to_tenhou6
-
-from .readers import (
+from games.riichi.records.exports import to_mjai, to_tenhou6
+from tests.riichi_exports.readers import (
     GAME_KEYS,
     IDS,
     convlog_events,

@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
-from games import lobby, services
 from games.models import Game
-from games.riichi import presets
+from games.riichi.engine import presets
 from games.riichi.engine.rule import rule as make_rule
 from games.riichi.engine.table import PLATFORM_RULES, RiichiGame
+from games.service import lobby
+from games.state import replay as state
 from tests.riichi.flowkit import random_wall, wall
 
 HANDS = ["p1368s1368m6z1234", "m345p234567s2345", "m13p456s789s123z11", "m34p234567s23455"]
@@ -30,7 +31,7 @@ FIRST_DRAWS = "m2"
 
 
 def scripted_engine(game: Game) -> Any:
-    """The engine ``services.new_engine`` would build for ``game``, over the stacked walls."""
+    """The engine ``state.new_engine`` would build for ``game``, over the stacked walls."""
     if game.game_type != "riichi":
         return _real_new_engine(game)
     overrides = presets.expand({k: v for k, v in game.rules.items() if k not in PLATFORM_RULES or k == "preset"})
@@ -42,12 +43,12 @@ def scripted_engine(game: Game) -> Any:
     return engine
 
 
-_real_new_engine = services.new_engine
+_real_new_engine = state.new_engine
 
 
 @pytest.fixture
 def scripted(monkeypatch):
-    monkeypatch.setattr(services, "new_engine", scripted_engine)
+    monkeypatch.setattr(state, "new_engine", scripted_engine)
 
 
 @pytest.fixture

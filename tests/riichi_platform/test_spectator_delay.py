@@ -12,9 +12,10 @@ import time
 import pytest
 import websockets
 
-from games import lobby, services, window
-from games.errors import GameError
+from games.core.errors import GameError
 from games.models import Game
+from games.service import lobby, moves, reads, window
+from games.state import replay as state
 from tests.served import serve
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,8 +59,8 @@ def delayed_table(make_user, clock):
 def _play(game: Game, by_position, moves: int) -> None:
     for _ in range(moves):
         game.refresh_from_db()
-        seat = window.deciding(game, services.replay(game).engine)[0]  # not a seat whose answer is kept
-        services.apply_action(game.id, by_position[seat], "pass", [])
+        seat = window.deciding(game, state.replay(game).engine)[0]  # not a seat whose answer is kept
+        moves.apply_action(game.id, by_position[seat], "pass", [])
 
 
 def test_spectators_read_the_game_as_it_was_delay_seconds_ago(delayed_table, clock):
@@ -74,26 +75,26 @@ def test_spectators_read_the_game_as_it_was_delay_seconds_ago(delayed_table, clo
     now_seq = game.seq
     clock(3)  # the first six moves are now DELAY + 1 s old, the last six only 3 s
 
-    seen = services.snapshot(game, watcher)
+    seen = reads.snapshot(game, watcher)
     assert seen["v"] == early and seen["clocks"] is None and seen["legal"] == []
-    assert seen["history"] == services.replay_step(game, watcher, early)["history"]
-    assert services.history(game, watcher)["v"] == early
-    assert services.replay_step(game, watcher, early)["steps"] == early
+    assert seen["history"] == reads.replay_step(game, watcher, early)["history"]
+    assert reads.history(game, watcher)["v"] == early
+    assert reads.replay_step(game, watcher, early)["steps"] == early
     with pytest.raises(GameError, match="InvalidStep"):
-        services.replay_step(game, watcher, early + 1)
+        reads.replay_step(game, watcher, early + 1)
 
     player = by_position[0]
-    assert services.snapshot(game, player)["v"] == now_seq  # the players see it live
-    assert services.history(game, player)["v"] == now_seq
+    assert reads.snapshot(game, player)["v"] == now_seq  # the players see it live
+    assert reads.history(game, player)["v"] == now_seq
 
     clock(DELAY)
-    assert services.snapshot(game, watcher)["v"] == now_seq
+    assert reads.snapshot(game, watcher)["v"] == now_seq
 
 
 def test_the_spectators_push_goes_late_and_the_players_at_once(delayed_table, clock, monkeypatch):
     game, by_position, _ = delayed_table
     sent = []
-    monkeypatch.setattr(services.push, "send_many", lambda deliveries, delay=0: sent.append((deliveries, delay)))
+    monkeypatch.setattr(moves.push, "send_many", lambda deliveries, delay=0: sent.append((deliveries, delay)))
     _play(game, by_position, 1)
     now, late = sent[-2], sent[-1]
     assert now[1] == 0 and all(group.startswith("user-") for group, _, _ in now[0])

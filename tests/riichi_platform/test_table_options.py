@@ -11,12 +11,13 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from accounts.tokens import token_for
-from games import lobby, services
-from games.errors import GameError
+from games.core.errors import GameError
 from games.management.commands.playbots import parse_rules
 from games.models import Game, Status
-from games.riichi import presets
+from games.riichi.engine import presets
 from games.riichi.engine.rule import rule as make_rule
+from games.service import lobby, reads
+from games.state import replay as state
 
 TENHOU_EAST = {"preset": "tenhou", "場数": 1}
 
@@ -44,12 +45,12 @@ def test_a_preset_with_overrides_is_stored_as_sent_and_shown_to_the_lobby(make_u
 @pytest.mark.django_db(transaction=True)
 def test_the_table_shows_the_preset_and_the_rules_in_force(riichi_table):
     game, users = riichi_table(rules=TENHOU_EAST)
-    view = services.snapshot(game, users[0])["view"]
+    view = reads.snapshot(game, users[0])["view"]
     assert view["preset"] == "tenhou"
     assert view["rule"] == make_rule(presets.expand(TENHOU_EAST))
     assert view["rule"]["場数"] == 1 and view["rule"]["ダブル役満あり"] is False
     plain, users = riichi_table()
-    assert services.snapshot(plain, users[0])["view"]["preset"] == "majiang"
+    assert reads.snapshot(plain, users[0])["view"]["preset"] == "majiang"
 
 
 @pytest.mark.django_db
@@ -213,6 +214,6 @@ def test_playbots_plays_a_preset_and_refuses_a_bad_one():
                  '{"preset": "tenhou", "場数": 0}', stdout=out)
     game = Game.objects.get(game_type="riichi")
     assert game.status == Status.FINISHED and game.rules["preset"] == "tenhou"
-    assert services.replay(game).engine.rule == make_rule({**presets.get("tenhou").overrides, "場数": 0})
+    assert state.replay(game).engine.rule == make_rule({**presets.get("tenhou").overrides, "場数": 0})
     with pytest.raises(CommandError, match="--rule: InvalidRules: unknown rule preset 'speedy'"):
         call_command("playbots", "riichi", "--rule", '{"preset": "speedy"}', stdout=io.StringIO())

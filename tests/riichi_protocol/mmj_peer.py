@@ -11,7 +11,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.riichi.mmj_terminal import Terminal
+from games.riichi.clients.mmj_terminal import Terminal
 from games.riichi.protocols import mmj
 
 

@@ -6,8 +6,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.engine import Event, Mode
-from games.riichi import bot
+from games.core.engine import Event, Mode
+from games.riichi.bots import house as bot
 from games.riichi.engine.table import RiichiGame
 
 Chooser = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]

@@ -4,7 +4,7 @@
 (its hand, every river, meld and riichi, the dora indicators, the tiles left, its furiten), works
 out what it may do with the engine's own pure rule functions (``allow.py``: the same ones a
 client written against majiang-core would call) and decides with the house bot
-(``games.riichi.bot.choose``). It never sees the platform's ``view`` or ``legal``: a game it
+(``games.riichi.bots.house.choose``). It never sees the platform's ``view`` or ``legal``: a game it
 finishes without a refusal shows the frames are enough to play.
 """
 # ruff: noqa: E741  (l: a seat counted from the hand's dealer, Majiang's and the paifu's name)
@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.riichi import bot
+from games.riichi.bots import house as bot
 from games.riichi.engine import allow
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.tile import MARK_OFFSET

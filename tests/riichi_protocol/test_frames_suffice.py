@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import Mode
+from games.core.engine import Mode
 from games.riichi.engine.table import RiichiGame
 from games.riichi.protocols import majiang as codec
 from tests.riichi_protocol.played import kan_lover

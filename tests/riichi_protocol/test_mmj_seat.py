@@ -12,15 +12,14 @@ from typing import Any
 
 import pytest
 
-from games.engine import Mode
-from games.riichi import bot
+from games.core.engine import Mode
+from games.riichi.bots import house as bot
+from games.riichi.clients.mmj_terminal import Places
 from games.riichi.engine.table import RiichiGame
-from games.riichi.mmj_terminal import Places
 from games.riichi.protocols import majiang, mmj
 from games.riichi.protocols.mmj_seat import MmjSeat, Refused, dice
 from games.riichi.protocols.ump import suited
-
-from .played import kan_lover, play_through
+from tests.riichi_protocol.played import kan_lover, play_through
 
 
 def plain(p: str) -> str:

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from games.engine import Mode
+from games.core.engine import Mode
+from games.riichi.clients.mmj_terminal import Terminal
 from games.riichi.engine.game import DAPAI, FULOU, GANG, GANGZIMO, HULE, PINGJU, ZIMO
 from games.riichi.engine.table import RiichiGame
-from games.riichi.mmj_terminal import Terminal
 from games.riichi.protocols import mmj
 from games.riichi.protocols.ump import suited
 from tests.riichi_protocol.link import Database, Link, api, play

@@ -1,4 +1,4 @@
-"""The reference mmj terminal's pure part (games/riichi/mmj_terminal.py): the 19 places rebuilt
+"""The reference mmj terminal's pure part (games/riichi/clients/mmj_terminal.py): the 19 places rebuilt
 from the moves (docs/protocols/mmj.md's conventions, the seed's worked example adapted to them),
 the errors that prove a stream inconsistent, the bot's answers and fallbacks after rejects, and the
 commands a person types. Server streams are written in wire text and read with the codec."""
@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.riichi.engine.shoupai import Shoupai
-from games.riichi.engine.xiangting import xiangting
-from games.riichi.mmj_terminal import (
+from games.riichi.clients.mmj_terminal import (
     Offer,
     PlaceError,
     Places,
@@ -18,6 +16,8 @@ from games.riichi.mmj_terminal import (
     TypedError,
     parse_command,
 )
+from games.riichi.engine.shoupai import Shoupai
+from games.riichi.engine.xiangting import xiangting
 from games.riichi.protocols import mmj
 from games.riichi.protocols.mmj import (
     Ack,

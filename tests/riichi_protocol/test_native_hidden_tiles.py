@@ -2,7 +2,7 @@
 
 Against the server `make run` starts (``manage.py serve``: Daphne, real sockets, its own SQLite
 file; ``CALL_FLOOR_MS`` 0 and the clock sweeper on), one table per preset of
-``games/riichi/presets.py`` with three house bots. The set-up script opens and starts them (their
+``games/riichi/engine/presets.py`` with three house bots. The set-up script opens and starts them (their
 seed and seat order fixed, so every run plays the same games); a scripted client of
 ``/ws/majiang/`` logs in with its token, ``join``s its seat (kaiju, the hand from its qipai, its
 first question) and plays the whole game from its frames alone (``FramePlayer``'s table and rule
@@ -39,10 +39,10 @@ from typing import Any
 
 import pytest
 
-from games.registry import get_game_type
-from games.riichi import bot
+from games.core.registry import get_game_type
+from games.riichi.bots import house as bot
+from games.riichi.engine.presets import PRESETS
 from games.riichi.engine.table import masked_shoupai
-from games.riichi.presets import PRESETS
 from tests.riichi_protocol.link import GAME_FRAMES, Link, play
 from tests.riichi_protocol.player import FramePlayer
 from tests.security.test_hidden_tiles import MIN_SECRET_TILES, Leak, Moment, Truth, check, tiles

@@ -16,7 +16,7 @@ from collections import Counter
 
 import pytest
 
-from games.riichi import bot
+from games.riichi.bots import house as bot
 from games.riichi.protocols import majiang as codec
 from tests.riichi_protocol.played import kan_lover, play_actions
 from tests.riichi_reference.corpus import BENCH, ensure_node_modules, npm_missing_reason

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import Mode
-from games.riichi import bot
+from games.core.engine import Mode
+from games.riichi.bots import house as bot
 from games.riichi.engine.table import RiichiGame
 from games.riichi.protocols import majiang, ump
 from games.riichi.protocols.ump import Ask, UmpError, UmpStream, decode

@@ -1,4 +1,4 @@
-"""UMP's line rules and its link over a real TCP socket in this process (``games/lines.py`` with
+"""UMP's line rules and its link over a real TCP socket in this process (``games/transport/lines.py`` with
 ``UMP``): the pure parsing of a client's line and hello options, and a silent client."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import asyncio
 
 import pytest
 
-from games.lines import LineServer
+from config.asgi import application
 from games.riichi.protocols import ump as codec
-from games.riichi.ump_consumer import UMP
+from games.riichi.transport.ump_consumer import UMP
+from games.transport.lines import LineServer
 
 
 @pytest.mark.parametrize("text, parsed", [
@@ -39,7 +40,7 @@ def test_hello_options_are_uri_decoded_utf8():
 async def test_a_silent_client_is_closed_after_the_idle_timeout():
     """A client that never answers hello (nor anything after it) holds nothing for long: the link
     is closed once nothing passed either way for ``TCP_IDLE_TIMEOUT_SECONDS`` (here 0.5 s)."""
-    server = LineServer(UMP, port=0, idle_timeout=0.5)
+    server = LineServer(UMP, application, port=0, idle_timeout=0.5)
     await server.start()
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)

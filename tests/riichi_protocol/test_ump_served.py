@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from games.riichi.clients.umpbot import UmpBot
 from games.riichi.protocols import ump as codec
-from games.riichi.umpbot import UmpBot
 from tests.riichi_protocol.link import Database, Link, api, play
 from tests.riichi_protocol.player import FramePlayer
 from tests.riichi_protocol.test_sio_served import replay_both_ways

@@ -1,6 +1,6 @@
-"""The UMP bot client's pure part (games/riichi/umpbot.py): scripted server lines in, replies out.
+"""The UMP bot client's pure part (games/riichi/clients/umpbot.py): scripted server lines in, replies out.
 
-The hands are chosen so that the house bot's judgement (games/riichi/bot.py) has one answer:
+The hands are chosen so that the house bot's judgement (games/riichi/bots/house.py) has one answer:
 a tenpai hand riichis, a pair of dragons is called, a useless pon is declined.
 """
 
@@ -11,12 +11,12 @@ import re
 
 import pytest
 
-from games.riichi import bot as house
+from games.riichi.bots import house as house
+from games.riichi.clients.umpbot import UmpBot, parse_tiles, seat_index, to_majiang, to_ump
 from games.riichi.engine.rule import rule as make_rule
 from games.riichi.engine.shan import Shan
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.table import RiichiGame
-from games.riichi.umpbot import UmpBot, parse_tiles, seat_index, to_majiang, to_ump
 
 OPENING = [
     "1 hello ump=1",

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from accounts.tokens import token_for
-from games import lobby, services
 from games.models import Action
+from games.service import lifecycle, lobby, moves
 from tests.riichi_protocol.link import GAME_FRAMES
 from tests.riichi_protocol.player import FramePlayer
 
@@ -125,7 +125,7 @@ async def test_generated_frames_never_break_the_link_and_refused_ones_change_not
             break
         await answers_to(PROBE)
     # The other person is away: the server plays their seat, and only this link's frames move the game.
-    await db_call(services.set_away, game.id, other, True)
+    await db_call(lifecycle.set_away, game.id, other, True)
     while question is None:
         await answers_to(PROBE)
     for _ in range(70):
@@ -136,7 +136,7 @@ async def test_generated_frames_never_break_the_link_and_refused_ones_change_not
             payload = frame(rng, question["seq"] if question else None)
         # What the server still owes (more than one step of moves for the bots and the away seat;
         # the sweeper, off in tests, would play it) is played first, so ``before`` is the game's.
-        await db_call(services.play_due, game.id)
+        await db_call(moves.play_due, game.id)
         before = await db_call(log)
         got = await answers_to(payload)
         codes.update(m["code"] for m in got if m["type"] == "error")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from accounts.tokens import create_token, revoke
-from games import lobby
 from games.models import Client, Seat
+from games.service import lobby
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

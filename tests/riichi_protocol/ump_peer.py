@@ -8,8 +8,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.riichi import bot
-from games.riichi.umpbot import UmpBot
+from games.riichi.bots import house as bot
+from games.riichi.clients.umpbot import UmpBot
 
 
 def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> tuple[str, list[Any]]:

@@ -34,7 +34,7 @@ from twisted.web.http import HTTPChannel
 
 from config import bodies
 from config.daphne_bodies import BodyLimitedRequest
-from games.riichi.majiang_server import MAX_PACKET_BYTES
+from games.riichi.transport.majiang_server import MAX_PACKET_BYTES
 from tests.served import serve
 
 MB = 1024 * 1024

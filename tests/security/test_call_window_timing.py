@@ -1,4 +1,4 @@
-"""Call decisions stay private until the call window closes (games/window.py, docs/riichi-table.md,
+"""Call decisions stay private until the call window closes (games/service/window.py, docs/riichi-table.md,
 "The timing rule"): an outsider watching every public counter at a high rate learns nothing of who
 could call a discard.
 

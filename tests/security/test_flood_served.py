@@ -13,9 +13,8 @@ import time
 import pytest
 import websockets
 
+from tests.security.test_limits import ROUND_TRIP_BOUND
 from tests.served import serve
-
-from .test_limits import ROUND_TRIP_BOUND
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
 pytestmark = pytest.mark.own_server
@@ -38,7 +37,7 @@ for name in ("flooder", "bob"):
 
 @pytest.fixture
 def served(tmp_path):
-    # One address opens them all: the per-address cap (games/addresses.py) is raised past the flood,
+    # One address opens them all: the per-address cap (games/transport/addresses.py) is raised past the flood,
     # so that this measures the per-user cap and the frame limits.
     with serve(tmp_path, SETUP, cribbage=False, quiet=False,
                env={"MAX_CONNECTIONS_PER_ADDRESS": str(CONNECTIONS + 10)}) as site:
@@ -102,7 +101,7 @@ async def flood(served: dict) -> None:
     while not flooding.done() and len(samples) < 10:
         samples.append(await round_trip(watcher, f"during {len(samples)}"))
     heard = await flooding
-    # The chat limit is a fixed window (games/limits.py): a flood that crosses a minute's edge may
+    # The chat limit is a fixed window (games/core/limits.py): a flood that crosses a minute's edge may
     # have a minute's allowance on each side of it.
     minutes = int(time.time() // 60) - int(began // 60) + 1
     print(f"round trips: baseline {max(baseline):.3f} s, during the flood {samples}")

@@ -48,7 +48,7 @@ from typing import Any
 import pytest
 import websockets
 
-from games.registry import get_game_type
+from games.core.registry import get_game_type
 from games.riichi.engine.table import masked_shoupai
 from tests.served import serve
 

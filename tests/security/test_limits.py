@@ -1,4 +1,4 @@
-"""Rate limits, the log-in lock-out and the connection cap (games/limits.py, docs/security.md),
+"""Rate limits, the log-in lock-out and the connection cap (games/core/limits.py, docs/security.md),
 each answered in its protocol's own terms, and a flood that leaves another client's round trip
 within its documented bound."""
 
@@ -14,8 +14,8 @@ from django.test import Client as HttpClient
 from django.urls import reverse
 
 from accounts.tokens import token_for
-from games import lobby
 from games.models import ChatMessage
+from games.service import lobby
 from tests.conftest import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -230,7 +230,7 @@ async def test_password_hashing_does_not_stall_other_clients(clients, make_user,
 
 
 def test_answers_to_the_servers_frames_are_paid_for_up_to_the_burst():
-    from games.limits import Bucket
+    from games.core.limits import Bucket
 
     bucket = Bucket(rate=0.001, burst=2)  # next to no refill: only credit gives tokens back
     assert bucket.take() == 0 and bucket.take() == 0

@@ -1,5 +1,5 @@
-"""A link lasts no longer than its log-in (accounts/sessions.py, games/guard.py), a table nobody
-sits at is closed (games/orphans.py), mmj refuses a log-in naming a game the user cannot have
+"""A link lasts no longer than its log-in (accounts/sessions.py, games/transport/guard.py), a table nobody
+sits at is closed (games/service/orphans.py), mmj refuses a log-in naming a game the user cannot have
 before ``mmj1s``, and a REST-only player resumes an adjourned game.
 
 Everything runs on the full ASGI application (Channels communicators, socket.io's own WebSocket
@@ -21,10 +21,10 @@ from django.utils import timezone
 from accounts import sessions
 from accounts.models import ApiToken
 from accounts.tokens import create_token, revoke
-from games import abandon, lobby, orphans, presence, sweeper
 from games.models import Client, Game, Status
-from games.riichi import majiang_server
 from games.riichi.protocols import mmj
+from games.riichi.transport import majiang_server
+from games.service import abandon, lobby, orphans, presence, sweeper
 from tests.cribbage_protocol.test_tcp import TcpLink
 from tests.platform.test_abandoned_games import ADJOURN_S, next_move, status_of, untimed_game_played_then_left
 

@@ -1,4 +1,4 @@
-"""The WebSocket origin check (games/origin.py): a browser's socket, which carries the session
+"""The WebSocket origin check (games/transport/origin.py): a browser's socket, which carries the session
 cookie, is accepted only from a page of this site, compared by host *and* port as Django's CSRF
 check compares them. A page on another port of the same host is another site."""
 
@@ -8,7 +8,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.origin import same_origin
+from games.transport.origin import same_origin
 
 
 def scope(host: str | None, origin: str | None, scheme: str = "ws") -> dict:

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from django.test import Client as HttpClient
 
-from games import services
+from games.core.registry import get_game_type
 from games.models import Game, Seat
-from games.registry import get_game_type
+from games.state import replay as state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,7 +66,7 @@ def numbers(value: Any, found: set[int]) -> None:
 
 def next_move(game_id: int, position: int) -> tuple[str, list] | None:
     game = Game.objects.get(id=game_id)
-    engine = services.replay(game).engine
+    engine = state.replay(game).engine
     if engine.is_over or position not in engine.to_act():
         return None
     return engine.auto_action(position)

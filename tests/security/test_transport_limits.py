@@ -347,8 +347,8 @@ async def play_for(play: Awaitable, seconds: float) -> None:
 
 
 def test_ump_and_mmj_clients_answering_house_bots_at_their_pace_are_never_rate_limited(slow_site):
+    from games.riichi.clients.umpbot import UmpBot
     from games.riichi.protocols import mmj
-    from games.riichi.umpbot import UmpBot
     from tests.riichi_protocol import mmj_peer, ump_peer
 
     served, tokens = slow_site

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .board import NUM_TILES, SAFE_SIZE
+from games.acquire.engine.board import NUM_TILES, SAFE_SIZE
 
 CHAIN_NAMES: tuple[str, ...] = (
     "Luxor",

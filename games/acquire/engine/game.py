@@ -15,9 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.engine import Event, Mode, Rejection
-
-from .board import (
+from games.acquire.engine.board import (
     DEAD,
     DEAD_TILE,
     FOUNDS,
@@ -33,7 +31,7 @@ from .board import (
     parse_tile,
     tile_name,
 )
-from .chains import (
+from games.acquire.engine.chains import (
     CHAIN_NAMES,
     END_SIZE,
     MAX_SHARES_PER_TURN,
@@ -43,9 +41,10 @@ from .chains import (
     STARTING_CASH,
     bonuses,
 )
-from .merger import Merger, holders_in_turn_order, size_groups
-from .modes import mode_for
-from .scoring import net_worths, ranks, team_totals
+from games.acquire.engine.merger import Merger, holders_in_turn_order, size_groups
+from games.acquire.engine.modes import mode_for
+from games.acquire.engine.scoring import net_worths, ranks, team_totals
+from games.core.engine import Event, Mode, Rejection
 
 RACK_SIZE = 6
 

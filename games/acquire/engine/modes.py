@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import Mode
+from games.core.engine import Mode
 
 MODES: dict[int, Mode] = {n: Mode(n, f"Singles {n}", n) for n in range(1, 7)}
 MODES[7] = Mode(7, "Teams 2 vs 2", 4, 2)

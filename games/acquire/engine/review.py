@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .game import AcquireGame
+from games.acquire.engine.game import AcquireGame
 
 
 @dataclass(slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .chains import NUM_CHAINS, PRICES, bonuses
+from games.acquire.engine.chains import NUM_CHAINS, PRICES, bonuses
 
 
 def net_worths(sizes: Sequence[int], cash: Sequence[int], shares: Sequence[Sequence[int]]) -> list[int]:

@@ -1,8 +1,8 @@
-"""A pure-Python cribbage engine implementing the platform's ``games.engine.Engine`` contract.
+"""A pure-Python cribbage engine implementing the platform's ``games.core.engine.Engine`` contract.
 
 Nothing here imports Django. See docs/cribbage-engine.md for the contract.
 """
 
-from .game import CribbageGame
+from games.cribbage.engine.game import CribbageGame
 
 __all__ = ["CribbageGame"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .scoring import Item
+from games.cribbage.engine.scoring import Item
 
 PLAY = "play"
 HAND = "hand"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from .cards import new_deck, rank_of, value_of
-from .scoring import hand_points
+from games.cribbage.engine.cards import new_deck, rank_of, value_of
+from games.cribbage.engine.scoring import hand_points
 
 DECK = tuple(new_deck())
 

@@ -15,10 +15,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from games.engine import Event, Mode, Rejection
-
-from .cards import is_card, new_deck, value_of
-from .claims import (
+from games.core.engine import Event, Mode, Rejection
+from games.cribbage.engine.cards import is_card, new_deck, value_of
+from games.cribbage.engine.claims import (
     CRIB,
     HAND,
     PLAY,
@@ -30,10 +29,10 @@ from .claims import (
     item_list,
     muggins_outcome,
 )
-from .discard import best_discard
-from .pegging import LIMIT, card_order, lowest, playable
-from .rules import DEALS, DOUBLE_SKUNK, MAX_CLAIM, SKUNK, WIN, mode_for, parse_rules
-from .scoring import peg_points, score_hand
+from games.cribbage.engine.discard import best_discard
+from games.cribbage.engine.pegging import LIMIT, card_order, lowest, playable
+from games.cribbage.engine.rules import DEALS, DOUBLE_SKUNK, MAX_CLAIM, SKUNK, WIN, mode_for, parse_rules
+from games.cribbage.engine.scoring import peg_points, score_hand
 
 # Phases of a hand, plus the two ends of the game.
 DEAL = "deal"  # before the first deal: the first dealer's ``deal`` starts the game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import RANKS, SUITS, rank_of, value_of
+from games.cribbage.engine.cards import RANKS, SUITS, rank_of, value_of
 
 LIMIT = 31
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import Mode, Rejection
+from games.core.engine import Mode, Rejection
 
 WIN = 121  # the game hole
 SKUNK = 91  # a loser short of this is skunked ...

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import combinations, product
 
-from .cards import new_deck, rank_of, value_of
+from games.cribbage.engine.cards import new_deck, rank_of, value_of
 
 Item = tuple[str, int, tuple[str, ...]]  # (name, points, cards), e.g. ("fifteen", 2, ("5H", "0S"))
 Template = tuple[tuple[str, int, tuple[int, ...]], ...]  # items over positions in a sorted rank tuple

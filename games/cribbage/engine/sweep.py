@@ -29,8 +29,8 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations, combinations_with_replacement, product
 
-from .cards import RANKS, SUITS, new_deck, rank_of
-from .scoring import rank_points, score_hand, suit_points
+from games.cribbage.engine.cards import RANKS, SUITS, new_deck, rank_of
+from games.cribbage.engine.scoring import rank_points, score_hand, suit_points
 
 COMBINATIONS = 12_994_800  # C(52, 4) * 48
 HANDS_PER_STARTER = 249_900  # C(51, 4)

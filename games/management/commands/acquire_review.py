@@ -13,8 +13,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from games.acquire.engine.game import AcquireGame
-from games.acquire.review_io import import_review
-from games.acquire.review_records import Verdict, read_records, verify
+from games.acquire.records.review_io import import_review
+from games.acquire.records.review_records import Verdict, read_records, verify
 from games.models import Game
 
 

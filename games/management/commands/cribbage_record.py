@@ -1,7 +1,7 @@
 """``manage.py cribbage_record verify FILE...``: replay cribbage records through the engine.
 
-A file holds one JSON record (``games.cribbage.record``, docs/records-cribbage.md) or a JSON
-list of them. Each is replayed from its own deals and decisions (``games.cribbage.record_check``);
+A file holds one JSON record (``games.cribbage.records.record``, docs/records-cribbage.md) or a JSON
+list of them. Each is replayed from its own deals and decisions (``games.cribbage.records.record_check``);
 the command prints ``OK`` or every difference per record, then a summary, and exits with status
 1 if any record differs or cannot be read.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.cribbage.record_check import verify_record
+from games.cribbage.records.record_check import verify_record
 
 
 def read_records(path: str) -> list[Any]:

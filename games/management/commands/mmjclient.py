@@ -1,6 +1,6 @@
 """``manage.py mmjclient HOST PORT --user U --token T``: the reference mmj terminal (seed 000).
 
-The protocol is ``games.riichi.mmj_terminal`` (pure: the places, the table, the bot, the typed
+The protocol is ``games.riichi.clients.mmj_terminal`` (pure: the places, the table, the bot, the typed
 commands) over the codec ``games.riichi.protocols.mmj``; this command only moves bytes. It logs in
 with ``mmj1c`` and NAME ``user/token`` (``user/token/GAME`` with ``--game``), reads the server's
 undelimited stream with ``Reader("client")``, and then either answers every question itself
@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.riichi.mmj_terminal import HELP, PlaceError, Terminal, TypedError, parse_command
+from games.riichi.clients.mmj_terminal import HELP, PlaceError, Terminal, TypedError, parse_command
 from games.riichi.protocols import mmj
 
 READ_SIZE = 4096

@@ -9,9 +9,9 @@ JSON`` gives the overrides for bare paifu (default: none); a paifu downloaded fr
 ``verify`` replays each game decision by decision (``games.riichi.engine.replay``); it prints
 ``OK`` or the first divergence per game, then a summary, and exits with status 1 if any game
 diverged. ``import`` stores every game as a finished riichi game on this site
-(``games.riichi.paifu_import``, docs/records-import.md) and prints the new game ids; one game that
+(``games.riichi.records.paifu_import``, docs/records-import.md) and prints the new game ids; one game that
 does not replay imports none of them. ``convert`` writes every game to standard output in an
-analyser's format (``games.riichi.exports``, docs/records.md): one tenhou.net/6 JSON log per line,
+analyser's format (``games.riichi.records.exports``, docs/records.md): one tenhou.net/6 JSON log per line,
 or mjai events one per line, each game starting with its ``start_game``.
 """
 
@@ -27,8 +27,8 @@ from django.db import transaction
 
 from games.riichi.engine.replay import Entry, read_entries, replay
 from games.riichi.engine.rule import rule as make_rule
-from games.riichi.exports import to_mjai, to_tenhou6
-from games.riichi.paifu_import import import_paifu
+from games.riichi.records.exports import to_mjai, to_tenhou6
+from games.riichi.records.paifu_import import import_paifu
 
 
 class Command(BaseCommand):

@@ -1,10 +1,10 @@
 """``manage.py playbots GAME_TYPE``: built-in bots play complete games on the real platform.
 
-Tables are opened through the lobby and every move goes through ``services.apply_action``, so
+Tables are opened through the lobby and every move goes through ``door.apply_action``, so
 the games are stored exactly like people's games (log, seats, result). Each bot decides from
-``services.snapshot`` of its own seat: the same view and legal actions a client would get.
+``door.snapshot`` of its own seat: the same view and legal actions a client would get.
 
-Each game type names its bot's ``choose(view, legal, rng)`` function in ``games.registry``.
+Each game type names its bot's ``choose(view, legal, rng)`` function in ``games.core.registry``.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import User
-from games import lobby, move_sql, services, window
-from games.engine import Mode
-from games.errors import GameError
+from games.core.engine import Mode
+from games.core.errors import GameError
+from games.core.registry import GAME_TYPES, GameType, get_game_type
 from games.models import Game, Status
-from games.registry import GAME_TYPES, GameType, get_game_type
-from games.riichi import presets
+from games.riichi.engine import presets
+from games.service import door
 
 BotChoice = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
@@ -99,14 +99,14 @@ def bot_users(game_type: str, count: int) -> list[User]:
 def open_table(game_type: str, mode: Mode, users: list[User], rules: dict[str, Any] | None = None) -> Game:
     """Create, fill and accept a table; the lobby starts the game once everyone has accepted."""
     try:
-        game = lobby.create_table(users[0], game_type, mode.id, rules=rules)
+        game = door.create_table(users[0], game_type, mode.id, rules=rules)
     except GameError as error:  # rules the engine refuses: say so, as the lobby would
         raise CommandError(f"--rule: {error.code}: {error.reason}") from None
     for user in users[1:]:
-        lobby.join(user, game.id)
+        door.join(user, game.id)
     for user in users:
         if not game.seats.filter(user=user, accepted=True).exists():
-            lobby.accept(user, game.id)
+            door.accept(user, game.id)
     game.refresh_from_db()
     if game.status != Status.ACTIVE:
         raise CommandError(f"table {game.id} did not start (status {game.status})")
@@ -124,21 +124,21 @@ def play_table(game_type: str, mode: Mode, users: list[User], choose: BotChoice,
     user = by_position[0]
     actions = 0
     for _ in range(MAX_ACTIONS):
-        game = move_sql.game(game.id)  # as a Snapshot request reads it (presence.snapshot_for)
+        game = door.game_row(game.id)  # as a Snapshot request reads it (door.snapshot_for)
         # A bot decides from the view and legal actions; the history it has no use for is left out
         # (``start`` at its end), so a decision costs the same early and late in the game.
-        snap = services.snapshot(game, user, start=game.history_size)
+        snap = door.snapshot(game, user, start=game.history_size)
         if game.status != Status.ACTIVE or not snap["to_act"]:
             break
-        # Seats whose answer to an open call window is kept back (games/window.py) are done.
-        deciding = [p for p in snap["to_act"] if p not in window.answered(game)]
+        # Seats whose answer to an open call window is kept back (games/service/window.py) are done.
+        deciding = [p for p in snap["to_act"] if p not in door.answered(game)]
         if snap["position"] not in deciding:
             # Another seat is to act: look again, from that seat.
             user = by_position[deciding[0]]
-            snap = services.snapshot(game, user, start=game.history_size)
+            snap = door.snapshot(game, user, start=game.history_size)
         action_type, params = choose(snap["view"], snap["legal"], rng)
         try:
-            services.apply_action(game.id, user, action_type, params, answers=game.seq, hold=False)
+            door.apply_action(game.id, user, action_type, params, answers=game.seq, hold=False)
         except GameError as error:
             raise CommandError(f"game {game.id}: {user.username} played {action_type} {params}: {error}") from None
         actions += 1

@@ -12,8 +12,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import QuerySet
 
-from games import records, services
 from games.models import Game, Status
+from games.service import door
 
 
 class Command(BaseCommand):
@@ -30,10 +30,10 @@ class Command(BaseCommand):
         for game in games.iterator():
             label = f"game {game.id} ({game.game_type} #{game.display_number}, {game.status})"
             if options["action"] == "rebuild":
-                services.rebuild_record(game)
+                door.rebuild_record(game)
                 self.stdout.write(f"{label}: rebuilt")
                 continue
-            problems = records.verify(game)
+            problems = door.verify_record(game)
             differing += bool(problems)
             self.stdout.write(f"{label}: " + ("OK" if not problems else "DIFFERS"))
             for problem in problems:

@@ -3,7 +3,7 @@
 One process and one event loop, so the embedded default's in-memory channel layer is shared:
 a bot on the TCP port and a browser user on the WebSocket sit at the same tables and see each
 other's moves. Daphne is built as its command line does (``daphne/cli.py``), with its defaults;
-the TCP listeners (``games/lines.py``) are started on the loop Twisted's asyncio reactor
+the TCP listeners (``games/transport/lines.py``) are started on the loop Twisted's asyncio reactor
 runs, once the reactor runs.
 """
 
@@ -47,11 +47,11 @@ class Command(BaseCommand):
 
         from config.asgi import application
         from config.daphne_bodies import limit_bodies
-        from games import http_deadline
-        from games.cribbage.tcp import CRIBBAGEBBER
-        from games.lines import LineServer
-        from games.riichi.mmj_consumer import MMJ
-        from games.riichi.ump_consumer import UMP
+        from games.cribbage.transport.tcp import CRIBBAGEBBER
+        from games.riichi.transport.mmj_consumer import MMJ
+        from games.riichi.transport.ump_consumer import UMP
+        from games.transport import http_deadline
+        from games.transport.lines import LineServer
 
         host, port = options["host"], options["port"]
         line_ports = ((CRIBBAGEBBER, options["cribbage_port"]), (UMP, options["ump_port"]), (MMJ, options["mmj_port"]))
@@ -74,9 +74,9 @@ class Command(BaseCommand):
         def background() -> None:
             # The clock sweeper and presence heartbeat start with the server, not with its first
             # client: a timed game whose players only use REST must still time out.
-            from games import sweeper
+            from games.service import door
 
-            asyncio.get_event_loop().call_soon(sweeper.ensure_running)
+            asyncio.get_event_loop().call_soon(door.ensure_sweeper)
 
         def close_politely() -> None:
             # Daphne (autobahn) drops the TCP connection under a frame over its 1 MiB limit, which a
@@ -119,7 +119,7 @@ class Command(BaseCommand):
             raise CommandError("; ".join(failed) or f"cannot listen on {host}:{port}")
 
     def line_listener(self, lines: Any, server: Any, failed: list[str], verbosity: int) -> None:
-        """Start ``lines`` (a ``games.lines.LineServer``) with Daphne's reactor, and end its links
+        """Start ``lines`` (a ``games.transport.lines.LineServer``) with Daphne's reactor, and end its links
         before the reactor stops; a port that cannot be had stops the server, as Daphne's does."""
         from twisted.internet import defer, reactor
 

@@ -1,6 +1,6 @@
 """``manage.py umpbot HOST PORT --user U --token T``: the house mahjong bot as a UMP client.
 
-The play is ``games.riichi.umpbot.UmpBot`` (pure: one line in, the reply out); this command only
+The play is ``games.riichi.clients.umpbot.UmpBot`` (pure: one line in, the reply out); this command only
 moves lines over TCP: ASCII lines ending CR+LF (a bare LF is accepted), each reply sent as soon as
 its question is read. With ``-v 2`` every line is logged (``<-`` read, ``->`` sent).
 
@@ -19,7 +19,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.riichi.umpbot import UmpBot
+from games.riichi.clients.umpbot import UmpBot
 
 # A line longer than this is no UMP line (the longest, a hand or an agari, is a few hundred bytes).
 MAX_LINE = 64 * 1024

@@ -14,15 +14,15 @@ No Django here. Modules (Majiang's vocabulary), imported by module path, e.g.
 - ``game``: ``Game``, Majiang.Game's flow as a resumable state machine (and its paifu).
 - ``waits``: exact fast shanten-0 and waits for the flow.
 - ``replay``: replay a paifu decision by decision (Majiang.Dev.Game) and report divergences.
-- ``table``: ``RiichiGame``, the platform's ``games.engine.Engine`` (imports ``games.engine``).
+- ``table``: ``RiichiGame``, the platform's ``games.core.engine.Engine`` (imports ``games.core.engine``).
 
 The package namespace deliberately does not re-export the functions named like their modules
 (``rule``, ``xiangting``, ``hule``): that would hide the modules themselves
 (``import games.riichi.engine.hule as m`` would give the function). See docs/riichi-engine.md.
 """
 
-from .he import He
-from .shan import Shan
-from .shoupai import Shoupai, ShoupaiError
+from games.riichi.engine.he import He
+from games.riichi.engine.shan import Shan
+from games.riichi.engine.shoupai import Shoupai, ShoupaiError
 
 __all__ = ["He", "Shan", "Shoupai", "ShoupaiError"]

@@ -13,9 +13,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .hule import hule, hule_mianzi
-from .shoupai import Shoupai
-from .xiangting import tingpai, xiangting
+from games.riichi.engine.hule import hule, hule_mianzi
+from games.riichi.engine.shoupai import Shoupai
+from games.riichi.engine.xiangting import tingpai, xiangting
 
 _DIGIT_BEFORE_MARK = re.compile(r"[0-9](?=[+=\-])")
 

@@ -34,13 +34,13 @@ from collections.abc import Callable, Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from . import allow
-from .he import He
-from .hule import hule as score_hule
-from .rule import rule as make_rule
-from .shan import Shan
-from .shoupai import Shoupai
-from .waits import is_tenpai, tenpai_waits
+from games.riichi.engine import allow
+from games.riichi.engine.he import He
+from games.riichi.engine.hule import hule as score_hule
+from games.riichi.engine.rule import rule as make_rule
+from games.riichi.engine.shan import Shan
+from games.riichi.engine.shoupai import Shoupai
+from games.riichi.engine.waits import is_tenpai, tenpai_waits
 
 Reply = Mapping[str, Any]
 Listener = Callable[[str, Any], None]

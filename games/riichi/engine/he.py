@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .tile import valid_mianzi, valid_pai
+from games.riichi.engine.tile import valid_mianzi, valid_pai
 
 _MARK_END = re.compile(r"[+=\-]\Z")
 _DIGIT_BEFORE_MARK = re.compile(r"[0-9](?=[+=\-])")

@@ -39,7 +39,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .hule_shapes import (
+from games.riichi.engine.hule_shapes import (
     ANKEZI,
     AT_ANKEZI,
     AT_BEIKOU,
@@ -77,9 +77,9 @@ from .hule_shapes import (
     suit_mianzi,
     suit_shape,
 )
-from .rule import rule as make_rule
-from .shoupai import Shoupai
-from .tile import MARK_OFFSET, zhenbaopai
+from games.riichi.engine.rule import rule as make_rule
+from games.riichi.engine.shoupai import Shoupai
+from games.riichi.engine.tile import MARK_OFFSET, zhenbaopai
 
 # -- readings (hule_mianzi) ---------------------------------------------------------------------
 

@@ -23,9 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .game import Game
-from .rule import rule as make_rule
-from .shan import Shan
+from games.riichi.engine.game import Game
+from games.riichi.engine.rule import rule as make_rule
+from games.riichi.engine.shan import Shan
 
 _SUITSTR = re.compile(r"[mpsz][0-9]+")
 _EMPTY: dict[str, Any] = {}

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .tile import zhenbaopai
+from games.riichi.engine.tile import zhenbaopai
 
 
 def shan_pai(rule: Mapping[str, Any]) -> list[str]:

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .tile import valid_mianzi, valid_pai
+from games.riichi.engine.tile import valid_mianzi, valid_pai
 
 
 class ShoupaiError(ValueError):

@@ -1,4 +1,4 @@
-"""Riichi mahjong on the platform: ``RiichiGame`` implements ``games.engine.Engine``.
+"""Riichi mahjong on the platform: ``RiichiGame`` implements ``games.core.engine.Engine``.
 
 The flow is ``game.Game`` (Majiang's, message for message); this class feeds it the players'
 replies one action at a time and turns its records into platform events.
@@ -51,31 +51,30 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.engine import Event, Mode, Rejection
-
-from ..presets import DEFAULT_PRESET, PRESET_KEY
-from ..presets import get as get_preset
-from .allow import allow_no_daopai
-from .game import DAPAI, FULOU, GANG, GANGZIMO, HULE, JIEJU, KAIJU, PINGJU, QIPAI, ZIMO, Game
-from .rule import rule as make_rule
-from .shan import Shan
-from .shoupai import Shoupai
-from .xiangting import xiangting
+from games.core.engine import Event, Mode, Rejection
+from games.riichi.engine.allow import allow_no_daopai
+from games.riichi.engine.game import DAPAI, FULOU, GANG, GANGZIMO, HULE, JIEJU, KAIJU, PINGJU, QIPAI, ZIMO, Game
+from games.riichi.engine.presets import DEFAULT_PRESET, PRESET_KEY
+from games.riichi.engine.presets import get as get_preset
+from games.riichi.engine.rule import rule as make_rule
+from games.riichi.engine.shan import Shan
+from games.riichi.engine.shoupai import Shoupai
+from games.riichi.engine.xiangting import xiangting
 
 SEATS = 4
-# A platform rule the lobby sets on every riichi game it starts (games/registry.py): after a win or
+# A platform rule the lobby sets on every riichi game it starts (games/core/registry.py): after a win or
 # a draw the game waits for every seat's pass (an "ack") before the next hand, as Majiang's own
 # Game waits for every player's reply. A terminal that shows the hand's end (mmj's ack,
 # docs/protocols/mmj.md) holds the table there until it is ready; every other client passes at
 # once. Games started before it replay without it, as they were played.
 HAND_END_ACK = "hand_end_ack"
-# An imported game's walls cannot be drawn from a seed: games/riichi/paifu_import.py keeps them in
+# An imported game's walls cannot be drawn from a seed: games/riichi/records/paifu_import.py keeps them in
 # ``rules["imported"]`` = ``{"walls": [[136 tiles] per hand], "qijia": first dealer, "title": ...}``
-# (reserved: games.lobby.RESERVED_RULES), and ``create`` deals from them.
+# (reserved: games.service.lobby.RESERVED_RULES), and ``create`` deals from them.
 IMPORTED = "imported"
 # Keys of a table's rules that are not Majiang.rule() overrides: those the platform itself puts
-# there (games.lobby.RESERVED_RULES, which hosts may not set) and the rule preset a host may name
-# (games/riichi/presets.py), expanded under the table's overrides.
+# there (games.service.lobby.RESERVED_RULES, which hosts may not set) and the rule preset a host may name
+# (games/riichi/engine/presets.py), expanded under the table's overrides.
 PLATFORM_RULES = ("host_seat", "tile_bag", IMPORTED, HAND_END_ACK, PRESET_KEY)
 _ANKAN = re.compile(r"[mpsz][0-9]{4}\Z")
 ACTIONS = ("kaiju", "dapai", "fulou", "gang", "hule", "pingju", "daopai", "pass")
@@ -244,7 +243,7 @@ class RiichiGame:
 
     def hands_dealt(self) -> int:
         """How many hands have been dealt (Majiang's qipai) so far: a clock whose time bank is
-        renewed with every hand (majiang-server's, games/clocks.py) watches this change."""
+        renewed with every hand (majiang-server's, games/service/clocks.py) watches this change."""
         return len(self.game.paipu.get("log", ()))
 
     def _check_form(self, action_type: str, params: list[Any]) -> None:
@@ -283,7 +282,7 @@ class RiichiGame:
     def check(self, seat: int, action_type: str, params: list[Any]) -> None:
         """Raise ``Rejection`` if ``apply`` would refuse the action now; change nothing. The
         platform checks an answer to a decision window this way when it keeps the answer back
-        until the window closes (games/window.py)."""
+        until the window closes (games/service/window.py)."""
         self._check_form(action_type, params)
         if not self._started:
             raise Rejection(f"the game has not started: seat {self.host} starts it with kaiju")

@@ -11,8 +11,8 @@ a kind held four times is not a wait); tests compare the two on random hands.
 
 from __future__ import annotations
 
-from .shoupai import Shoupai
-from .xiangting import xiangting_guoshi, xiangting_qidui
+from games.riichi.engine.shoupai import Shoupai
+from games.riichi.engine.xiangting import xiangting_guoshi, xiangting_qidui
 
 _SETS = 1  # the suit splits into sets only
 _PAIR = 2  # the suit splits into sets and one pair

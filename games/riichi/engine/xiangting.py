@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .shoupai import Shoupai
+from games.riichi.engine.shoupai import Shoupai
 
 Triple = tuple[int, int, int]  # (mianzi, dazi, guli): sets, partial sets, isolated tiles
 _SuitResult = tuple[Triple, Triple]  # Majiang's (a, b): fewest isolated / most sets

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from . import mmj
-from .ump import meld, suited
+from games.riichi.protocols import mmj
+from games.riichi.protocols.ump import meld, suited
 
 SEATS = 4
 LIVE_WALL = 122  # w000..w121: 136 tiles less the dead wall's 14

@@ -4,7 +4,7 @@
 // <details>, those that differ from Majiang's defaults marked.
 //
 // The view carries ``rule`` (every Majiang.rule() option, Japanese keys) and ``preset`` (a name);
-// the preset's label comes from the page's config (``riichi_presets``, games/riichi/presets.py
+// the preset's label comes from the page's config (``riichi_presets``, games/riichi/engine/presets.py
 // describe()). English first, the Japanese beside it: a machine without CJK fonts shows the
 // Japanese as boxes, so the English alone must carry the meaning.
 
