@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 MAX_ACTIONS_PER_GAME = 20_000  # a 2-player game takes a few hundred; more means the bot and engine loop
 
-# The published distribution (also in tests/cribbage/test_sweep.py, which CI runs).
+# The published distribution (also in tests/cribbage/engine/test_sweep.py, which CI runs).
 PUBLISHED = {
     0: 1_009_008, 1: 99_792, 2: 2_813_796, 3: 505_008, 4: 2_855_676, 5: 697_508, 6: 1_800_268, 7: 751_324,
     8: 1_137_236, 9: 361_224, 10: 388_740, 11: 51_680, 12: 317_340, 13: 19_656, 14: 90_100, 15: 9_168,

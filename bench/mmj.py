@@ -6,7 +6,7 @@ cost stays flat as a game goes on and as tables are added.
 The server, the two runs and every figure are explained in ``bench/line_bench.py``, shared with
 ``bench/ump.py``; this is what is mmj's.
 
-Per table, one mmj terminal (``tests/riichi_protocol/mmj_peer.py``'s ``Peer`` with the reference
+Per table, one mmj terminal (``tests/riichi/transport/mmj_peer.py``'s ``Peer`` with the reference
 ``games.riichi.clients.mmj_terminal.Terminal(bot=True, seed=...)``, a new seed each game). An mmj login
 has no bots option, so each game's table is readied over REST first, as a player readies one for
 a terminal (``mmj_peer.table_with_bots``: ``POST /api/games/`` with preset ``tenhou-east``, then
@@ -42,7 +42,7 @@ from line_bench import LINE_TIMEOUT_SECONDS, Bench, Game
 
 from games.riichi.clients.mmj_terminal import Terminal
 from games.riichi.protocols import mmj
-from tests.riichi_protocol.mmj_peer import Peer, table_with_bots
+from tests.riichi.transport.mmj_peer import Peer, table_with_bots
 
 PREFIX = "bench-mmj-"
 # The questions the server waits on, by message type; timed under their keywords.

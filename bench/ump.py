@@ -6,7 +6,7 @@ cost stays flat as a game goes on and as tables are added.
 The server, the two runs and every figure are explained in ``bench/line_bench.py``, shared with
 ``bench/mmj.py``; this is what is UMP's.
 
-Per table, one UMP client (``tests/riichi_protocol/ump_peer.py``'s ``Peer``, deciding with
+Per table, one UMP client (``tests/riichi/transport/ump_peer.py``'s ``Peer``, deciding with
 ``games.riichi.clients.umpbot.UmpBot``, the house bot's judgement). Its hello carries ``_bots=3
 _preset=tenhou-east``: the server opens a table of its own with three house bots in the other
 seats and an East-only game, which starts as soon as the client sits down. The server closes the
@@ -29,7 +29,7 @@ import line_bench
 from line_bench import LINE_TIMEOUT_SECONDS, PRESET, Bench, Game
 
 from games.riichi.clients.umpbot import UmpBot
-from tests.riichi_protocol.ump_peer import Peer, command
+from tests.riichi.transport.ump_peer import Peer, command
 
 PREFIX = "bench-ump-"
 # The questions the server waits on. ``ready?`` is answered too but nothing waits for that answer

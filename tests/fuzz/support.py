@@ -31,7 +31,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, seed, settings
 
 # Strict JSON (no NaN or Infinity): what every other client's reader accepts.
-from tests.platform.test_consumer_totality import strict_json
+from tests.transport.test_consumer_totality import strict_json
 
 # -- hypothesis -----------------------------------------------------------------------------------
 

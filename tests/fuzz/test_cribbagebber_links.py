@@ -1,6 +1,6 @@
 """CRIBBAGEBBER links under generated input: over the WebSocket (/ws/cribbage/, one line per frame)
 and over a real TCP socket (``games.cribbage.transport.tcp.LineServer`` listening in the test's event loop,
-as tests/cribbage_protocol/test_tcp_limits.py runs it), before and after ``IM:``.
+as tests/cribbage/transport/test_tcp_limits.py runs it), before and after ``IM:``.
 
 Each example builds a fresh world (worlds.py: a new table, a table to join, a game in progress
 with automatic or manual counting), keeps ``bob`` connected through the lobby protocol, and

@@ -74,7 +74,8 @@ def imports(module: str) -> Iterator[tuple[str, int]]:
             # ``from a.b import c``: the module a.b.c if there is one, else a.b (c is a name in it)
             names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
         elif (isinstance(node, ast.Call)
-              and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module" and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+              and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             names = [node.args[0].value]
         for name in names:
             target = _resolve(name)

@@ -58,7 +58,7 @@ pytestmark = pytest.mark.own_server
 # East-only, so a whole game stays short; the second also lets a tenpai hand be shown at the
 # exhaustive draw (ノーテン宣言), a reveal of its own, and has no red fives.
 # One whole game (east only, red fives dealt, tenpai shown at the exhaustive draw): each protocol's
-# own hidden-tile test plays further games (tests/riichi_protocol/test_native_hidden_tiles.py plays
+# own hidden-tile test plays further games (tests/riichi/transport/test_native_hidden_tiles.py plays
 # every preset), and CI's time is better spent there than on a second game here.
 RULES = [{"場数": 1, "ノーテン宣言あり": True}]
 SWEEP_EVERY = 20  # the person's moves between two REST sweeps

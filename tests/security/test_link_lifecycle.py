@@ -25,8 +25,8 @@ from games.models import Client, Game, Status
 from games.riichi.protocols import mmj
 from games.riichi.transport import majiang_server
 from games.service import abandon, lobby, orphans, presence, sweeper
-from tests.cribbage_protocol.test_tcp import TcpLink
-from tests.platform.test_abandoned_games import ADJOURN_S, next_move, status_of, untimed_game_played_then_left
+from tests.cribbage.transport.test_tcp import TcpLink
+from tests.service.test_abandoned_games import ADJOURN_S, next_move, status_of, untimed_game_played_then_left
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
