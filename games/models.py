@@ -113,7 +113,7 @@ class Seat(models.Model):
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     accepted = models.BooleanField(default=False)
     forfeited = models.BooleanField(default=False)
-    # The player's client went away without leaving (services.set_away): the server plays the seat
+    # The player's client went away without leaving (lifecycle.set_away): the server plays the seat
     # until they come back.
     away = models.BooleanField(default=False)
     clock_ms = models.BigIntegerField(null=True, blank=True, help_text="Time left when the clock last stopped")

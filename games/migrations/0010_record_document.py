@@ -12,11 +12,11 @@ def write_records(apps, schema_editor):
     historical = apps.get_model("games", "Game")
     if not historical.objects.filter(status__in=("finished", "aborted")).exists():
         return
-    from games.service import moves as services
+    from games.records import store
     from games.models import Game
 
     for game in Game.objects.filter(status__in=("finished", "aborted")).exclude(seed=None).iterator():
-        services.rebuild_record(game)
+        store.rebuild_record(game)
 
 
 class Migration(migrations.Migration):

@@ -8,7 +8,7 @@ from its own chair: riichi marks the viewer, cribbage puts the viewer's hand fir
 step costs one chunk and at most ``EVERY - 1`` small patches, whatever the step or the game's
 length; a riichi game's 30 KB views (they carry the paifu so far) cost a few KB a chunk.
 
-Pure: views in, bytes out, and back. The service builds and reads them (``services.replay_step``).
+Pure: views in, bytes out, and back. The service builds and reads them (``games.service.reads.replay_step``).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from accounts.models import User
 from games.core import validation
 from games.core.errors import Forbidden, GameError
 from games.models import Action, Client, Game, Seat, Status
-from games.service import moves as services
+from games.service import clocks, lifecycle
 
 
 @dataclass
@@ -62,7 +62,7 @@ def watch(now: int | None = None) -> Pass:
     """One look at every untimed game in progress or adjourned, as of ``now`` (ms since the epoch;
     the present when None). Three queries whatever the number of games, plus one per game in
     progress none of whose people is connected, plus the changes."""
-    now = services.now_ms() if now is None else now
+    now = clocks.now_ms() if now is None else now
     done = Pass()
     games = list(Game.objects.filter(status__in=[Status.ACTIVE, Status.ADJOURNED], time_start=None,
                                      time_per_decision=None)
@@ -82,18 +82,18 @@ def watch(now: int | None = None) -> Pass:
             continue  # only house bots and forfeited seats: the server plays it out by itself
         if connected & seated.keys():
             if absent_since is not None or status == Status.ADJOURNED:
-                if services.resume(game_id):
+                if lifecycle.resume(game_id):
                     done.resumed.append(game_id)
             continue
         if absent_since is None:
-            if services.note_absent(game_id, now):
+            if lifecycle.note_absent(game_id, now):
                 done.noted.append(game_id)
             continue
         if status == Status.ACTIVE:
             since = max(absent_since, _last_move_ms(game_id, list(seated.values())))
             if now - since < adjourn_after_ms():
                 continue
-            if not services.adjourn(game_id, absent_since, seq, since):
+            if not lifecycle.adjourn(game_id, absent_since, seq, since):
                 continue  # someone came back or moved meanwhile: the next look sees it
             done.adjourned.append(game_id)
             absent_since = since
@@ -101,7 +101,7 @@ def watch(now: int | None = None) -> Pass:
         # so an adjourned game waiting for its abort costs no query of its own.
         if now - absent_since >= abort_after_ms():
             try:
-                services.abort(game_id, adjourned_since=absent_since)
+                lifecycle.abort(game_id, adjourned_since=absent_since)
             except GameError:
                 continue  # resumed or ended meanwhile
             done.aborted.append(game_id)
@@ -124,7 +124,7 @@ def returned(user: User) -> list[int]:
     games = (Game.objects.filter(seats__user=user, seats__forfeited=False)
              .filter(Q(status=Status.ADJOURNED) | Q(status=Status.ACTIVE, absent_since_ms__isnull=False))
              .values_list("id", flat=True))
-    return [game_id for game_id in list(games) if services.resume(game_id)]
+    return [game_id for game_id in list(games) if lifecycle.resume(game_id)]
 
 
 def came_back(user: User, game_id: int, *, required: bool = False) -> bool:
@@ -142,4 +142,4 @@ def came_back(user: User, game_id: int, *, required: bool = False) -> bool:
         return False
     waiting = Game.objects.filter(id=game_id).filter(
         Q(status=Status.ADJOURNED) | Q(status=Status.ACTIVE, absent_since_ms__isnull=False)).exists()
-    return services.resume(game_id) if waiting else False
+    return lifecycle.resume(game_id) if waiting else False

@@ -129,7 +129,7 @@ def charge(game: Game, by_position: dict[int, Seat], waiting: Iterable[int], mov
            engine: Any = None, hand: int | None = None, restart: int | None = None) -> None:
     """An action by ``mover`` at ``at``: the waiting seats pay for the time since their clocks
     started, and the clocks restart from ``restart`` (default ``at``; later when the action was
-    held back, services.Hold, so that nobody pays for the hold). Fischer: the mover gains the increment. Per
+    held back, moves.Hold, so that nobody pays for the hold). Fischer: the mover gains the increment. Per
     decision: the mover keeps what is left of its bank (rounded up to whole seconds); ``engine``
     (after the action) tells which seats now face a new decision, and a change of its
     ``hands_dealt()`` from ``hand`` (before the action) fills every bank again."""

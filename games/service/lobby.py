@@ -214,7 +214,7 @@ def leave(user: User, game_id: int) -> Game:
         else:
             _remove(game, seat, {"type": "UserLeftGame", "user": user.id, "kicked": False})
             return game
-    # What the server now plays for the leaver, in bounded steps of their own (services.play_due).
+    # What the server now plays for the leaver, in bounded steps of their own (moves.play_due).
     play_due(game_id)
     return game
 

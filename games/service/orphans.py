@@ -17,8 +17,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from games.models import Game, Status
-from games.service import lobby
-from games.service import moves as services
+from games.service import clocks, lobby
 
 # game id -> when (ms since the epoch) this process first saw the table without a person.
 _seen_since: dict[int, int] = {}
@@ -31,7 +30,7 @@ def grace_ms() -> int:
 def watch(now: int | None = None) -> list[int]:
     """One look, as of ``now`` (ms since the epoch; the present when None): the tables closed.
     One query when there is nothing to close."""
-    now = services.now_ms() if now is None else now
+    now = clocks.now_ms() if now is None else now
     # A table at which no seat is a person's (a bot is a user with is_bot).
     orphaned = set(Game.objects.filter(status=Status.SETUP).exclude(seats__user__is_bot=False)
                    .values_list("id", flat=True))

@@ -17,8 +17,7 @@ from config import channel_layers
 from games.core import limits
 from games.core.errors import NotFound
 from games.models import Client, Game, Seat, ServerProcess, Status
-from games.service import abandon, clocks, push
-from games.service import moves as services
+from games.service import abandon, chat, clocks, push, reads
 from games.service.lobby import setup_state
 
 # This process's identity, for the Client rows it owns.
@@ -56,7 +55,7 @@ def beat(now: int | None = None) -> list[int]:
     """Refresh this process's heartbeat, and forget the connections of every process whose heartbeat
     stopped (it crashed or was killed, so its clients' ``disconnect`` never ran). Returns the client
     ids removed; each is announced to the lobby as ``ClientDisconnected``."""
-    now = services.now_ms() if now is None else now
+    now = clocks.now_ms() if now is None else now
     cutoff = now - int(dead_after_seconds() * 1000)
     with transaction.atomic():
         ServerProcess.objects.update_or_create(id=SERVER_ID, defaults={"last_seen_ms": now})
@@ -111,12 +110,12 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
     for game in active:
         size = known.get(game.id)
         if with_history:
-            history = services.history(game, user, start=size or 0)
+            history = reads.history(game, user, start=size or 0)
             entry: dict[str, Any] = {"game": game.id, "v": history["v"], "start": history["start"],
                                      "messages": history["messages"]}
         elif game.spectator_delay and not any(s.user_id == user.id for s in game.seats.all()):
             # A delayed table's spectator: the counters as of the delay, never the live ones.
-            history = services.history(game, user, start=0)
+            history = reads.history(game, user, start=0)
             entry = {"game": game.id, "v": history["v"], "start": len(history["messages"]), "messages": []}
         else:
             entry = {"game": game.id, "v": game.seq, "start": game.history_size, "messages": []}
@@ -162,7 +161,7 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
         "users": users,
         "games_being_set_up": [setup_state(g, list(g.seats.all())) for g in setting_up],
         "games": games,
-        "chat": services.recent_chat(None),
+        "chat": chat.recent_chat(None),
     }
     if inactive:
         greetings["inactive_games"] = inactive

@@ -85,7 +85,7 @@ async def _send_all(events: list[Event]) -> None:
 # The server's event loop and the queue its sender task reads (``serve_on``). A database thread
 # hands its deliveries over and goes on: it does not wait for the loop to send them. One task
 # sends everything in the order it was handed over, so the pushes of one game keep the order of
-# its commits (its writers hand over one after another, services.engine_cache.writing).
+# its commits (its writers hand over one after another, games.state.replay.engine_cache.writing).
 _loop: asyncio.AbstractEventLoop | None = None
 _outbox: asyncio.Queue[list[Event]] | None = None
 _sender: asyncio.Task[None] | None = None

@@ -9,7 +9,7 @@ but neither applied to the engine nor written to the log. The answer that closes
 last seat's, its clock running out, a seat the server plays) applies the kept ones first, in the
 order they came, then itself, in one transaction: the log, ``seq``, the pushes and everything
 derived from them change once per window, together, no sooner than the floor
-(``services._hold``).
+(``games.service.moves._hold``).
 
 Only the game service calls this module, with the row locked.
 """

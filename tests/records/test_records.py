@@ -15,7 +15,6 @@ from django.urls import reverse
 from games.acquire.engine.review import parse_review
 from games.cribbage.records.record_check import verify_record
 from games.models import Game, GameRecord, Status
-from games.records import native as records
 from games.records import store
 from games.riichi.engine.replay import replay as replay_paifu
 from games.service import lifecycle, lobby
@@ -172,7 +171,7 @@ def test_the_game_and_replay_pages_and_the_admin_link_the_record(client, make_us
 def test_a_record_that_differs_from_its_log_fails_the_action_that_ends_the_game(make_user, monkeypatch):
     from games.models import Action
 
-    monkeypatch.setattr(records, "verify", lambda game, frames: ["history: the stored history differs from the log's"])
+    monkeypatch.setattr(store, "verify", lambda game, frames: ["history: the stored history differs from the log's"])
     with pytest.raises(RuntimeError, match="record differs from its log"):
         play_bots("cribbage", ["--players", "2"])
     game = Game.objects.get(game_type="cribbage")

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games.models import Game, GameRecord, ReplayFrame, Seat
 from games.records import frames, store
-from games.service import lifecycle, moves, reads
+from games.service import lifecycle, reads
 from games.state import replay as state
 from tests.records.test_records import GAMES, no_replay, play_bots
 
@@ -49,7 +49,7 @@ def from_the_log(game: Game, wanted: list[tuple[int | None, int]]) -> dict[tuple
     """Each wanted step's revealed view and history, in one pass over the log, each written down
     before the next action (an engine's view may hand out lists it changes later)."""
     out = {}
-    for step, entry in enumerate(moves._replaying(game)):
+    for step, entry in enumerate(state.replaying(game)):
         for viewer in (v for v, s in wanted if s == step):
             out[(viewer, step)] = written({"view": entry.engine.view(viewer, reveal_all=True),
                                            "history": state.render_history(entry.history, viewer, True)})

@@ -35,7 +35,7 @@ def build_record(start: CribbageGame, actions: Iterable[Sequence[Any]], players:
     """The record of the game that ``actions`` play from ``start``.
 
     ``start`` is a fresh engine, exactly as ``CribbageGame.create`` (the platform's
-    ``services.new_engine``) or ``CribbageGame.with_hands`` returned it, with no action applied:
+    ``games.state.replay.new_engine``) or ``CribbageGame.with_hands`` returned it, with no action applied:
     it is played on and ends as the game itself. ``actions`` is the game's action log, ``(seat,
     type, params)`` each, the initial ``deal`` included (the platform's ``GameAction`` rows, or a
     finished engine's ``action_log``). ``players`` names the seats, in seat order.
