@@ -23,6 +23,7 @@ from games.state import replay as state
 
 log = logging.getLogger(__name__)
 
+
 def _record_fields(game: Game, entry: state.Replayed) -> dict[str, Any]:
     """A ``GameRecord``'s fields from the engine at the game's end: the game over as everybody
     now sees it (history and final views, all revealed), and its native record."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.db import transaction
@@ -15,12 +14,9 @@ from games.models import ChatMessage, Game, Seat
 from games.service import push
 from games.service.chat_cache import RecentChatCache
 
-log = logging.getLogger(__name__)
-
 # How much chat a (re)connecting client gets with Greetings or a Snapshot.
 RECENT_CHAT = 50
-
-
+# The recent chat of tables, per process, checked against each table's ``chat_version``.
 chat_cache = RecentChatCache()
 
 

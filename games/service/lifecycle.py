@@ -4,8 +4,6 @@ people have all gone, resumed when one comes back, or aborted.
 
 from __future__ import annotations
 
-import logging
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -15,7 +13,6 @@ from games.models import Game, Seat, Status
 from games.service import clocks, move_sql, moves, push
 from games.state import replay as state
 
-log = logging.getLogger(__name__)
 
 def forfeit(game: Game, seat: Seat) -> None:
     """A player left a game in progress: the server plays for them from now on. Called inside the

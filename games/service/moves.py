@@ -1,15 +1,16 @@
-"""The game service: the only code that changes a game in progress.
+"""The write path: the only code that changes a game in progress (``door`` is how transports reach it).
 
-Applying an action: lock the game row, take the engine state (cached in this process when it
-is current, else rebuilt from the log), apply, append to the log, commit, and after commit push
-every seat its own view of the new history messages. Visibility is decided in one place,
-``Event.render`` through ``render_history``; snapshots, history, replays and pushes all use it.
+Applying an action: lock the game row, take the engine state (``games.state.replay``: cached in this
+process when it is current, else rebuilt from the log), apply, append to the log, commit, and after
+commit push every seat its own view of the new history messages (rendered by ``Event.render``
+through ``state.render_history``, the one place visibility is decided).
 
 The path of one action is lean on purpose (docs/architecture.md, "The live path"): one locked read
 of the game row, the append, the row update. Seats, positions, who acted last and the engine
 travel together in the per-process cache, validated by the row's ``seq``. Seats the server plays
 (forfeited players, house bots) are played in bounded steps, each its own transaction with its
-pushes after it, so a long play-out never holds the row (or the SQLite file) for long.
+pushes after it, so a long play-out never holds the row (or the SQLite file) for long. The action
+that ends a game writes its record (``games.records.store``) in the same transaction.
 """
 
 from __future__ import annotations

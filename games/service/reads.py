@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import bisect
-import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -17,7 +16,6 @@ from games.records import frames, store
 from games.service import chat, clocks, window
 from games.state import replay as state
 
-log = logging.getLogger(__name__)
 
 def viewer_position(game: Game, user: User | None) -> int | None:
     if user is None or not user.is_authenticated:

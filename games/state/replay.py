@@ -8,7 +8,6 @@ place, ``Event.render`` through ``render_history``.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -19,7 +18,6 @@ from games.core.engine import Engine, Event
 from games.core.registry import get_game_type
 from games.models import Game, Seat
 
-log = logging.getLogger(__name__)
 
 @dataclass
 class Replayed:

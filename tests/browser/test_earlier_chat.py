@@ -50,7 +50,8 @@ def post_earlier_chat():
 def _post_earlier_chat():
     from django.contrib.auth import get_user_model
 
-    from games.service import chat, lobby
+    from games.service import chat as table_chat
+    from games.service import lobby
 
     with server_database():
         users = get_user_model().objects
@@ -71,9 +72,9 @@ def _post_earlier_chat():
             (alice, "nice merger"),
         ]
         for user, text in lobby_lines:
-            chat.post_chat(user, None, text)
+            table_chat.post_chat(user, None, text)
         for user, text in table_lines:
-            chat.post_chat(user, game.id, text)
+            table_chat.post_chat(user, game.id, text)
         return game.id, [t for _, t in lobby_lines], [t for _, t in table_lines], [u.username for u, _ in table_lines]
 
 

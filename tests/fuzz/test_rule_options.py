@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from hypothesis import example, given, note
 from hypothesis import strategies as st
 
+from tests.api.test_bad_input import ROUTES, Request, send_request
 from tests.fuzz.sockets import JsonSocket
 from tests.fuzz.strategies import MODES, Body, rule_options
 from tests.fuzz.support import (
@@ -33,7 +34,6 @@ from tests.fuzz.support import (
     tally,
     world_state,
 )
-from tests.fuzz.test_rest import ROUTES, Request, send
 from tests.fuzz.worlds import lobby_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,7 +66,7 @@ def test_rule_options_over_rest(fuzz_env):
         world = lobby_world()
         known = None
         for body in bodies:
-            known = send(route, Request("me", None, Body(value=body)), world, known)
+            known = send_request(route, Request("me", None, Body(value=body)), world, known)
 
     check()
     print_stats("rule options over REST")

@@ -45,7 +45,7 @@ django.setup()
 from django.core.management import call_command
 from accounts.models import User
 from accounts.tokens import token_for
-from games import lobby
+from games.service import lobby
 call_command("migrate", verbosity=0)
 quick, slow, watcher = (User.objects.create_user(username=name, password=None) for name in ("quick", "slow", "watcher"))
 game = lobby.create_table(quick, "riichi", 4, rules={"場数": 1}, spectator_delay=DELAY)

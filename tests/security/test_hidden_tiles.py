@@ -72,7 +72,7 @@ django.setup()
 from django.core.management import call_command
 from django.test import Client
 from accounts.models import User
-from games import lobby
+from games.service import lobby
 call_command("migrate", verbosity=0)
 seated = User.objects.create_user(username="seated", password=None)
 watcher = User.objects.create_user(username="watcher", password=None)

@@ -10,7 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import ChatMessage, Game
-from games.service import chat, door, lobby, moves, reads, window
+from games.service import chat as table_chat
+from games.service import door, lobby, moves, reads, window
 from games.state import replay as state
 
 # One locked read of the game row, the append, the row update; the rest is the transaction
@@ -137,10 +138,10 @@ def test_a_snapshot_reads_the_chat_only_when_it_changed(make_user):
         return [item["text"] for item in chat], reads
 
     assert snapshot() == ([], 0)  # a table that never chatted
-    chat.post_chat(second, game.id, "hello")
+    table_chat.post_chat(second, game.id, "hello")
     assert snapshot() == (["hello"], 1)
     assert snapshot() == (["hello"], 0)  # kept, and known current from the row
-    chat.post_chat(first, game.id, "hi")
+    table_chat.post_chat(first, game.id, "hi")
     assert snapshot() == (["hello", "hi"], 1)
     # The admin edits and deletes in bulk (queryset.delete); the next Snapshot reads again.
     message = ChatMessage.objects.get(text="hello")
@@ -151,5 +152,5 @@ def test_a_snapshot_reads_the_chat_only_when_it_changed(make_user):
     assert snapshot() == (["[removed]"], 1)
     # Another game's chat changes nothing here.
     other, other_players = open_game(make_user, "acquire", 2)
-    chat.post_chat(other_players[0], other.id, "elsewhere")
+    table_chat.post_chat(other_players[0], other.id, "elsewhere")
     assert snapshot() == (["[removed]"], 0)

@@ -16,8 +16,6 @@ from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
 
-from accounts import login_limits
-from accounts.models import User
 from games.core import db, limits
 from games.core.errors import GameError
 from games.core.registry import get_game_type
@@ -26,8 +24,8 @@ from games.cribbage.transport import gateway
 from games.cribbage.transport.framing import Breach, frame_to_line
 from games.models import Status
 from games.service import door, presence, push
-from games.service.push import LOBBY_GROUP, user_group
-from games.transport.guard import GuardedConsumer
+from games.service.push import LOBBY_GROUP
+from games.transport.link import FatalError, LinkConsumer
 from games.transport.origin import SameOriginValidator
 
 # Three malformed lines in a row are no longer typing mistakes: the seed's "egregious breach".
@@ -54,9 +52,14 @@ def table_group(game_id: int) -> str:
     return f"cribbagebber-{game_id}"
 
 
-class CribbageConsumer(GuardedConsumer):
-    user: User | None = None
-    client_id: int | None = None
+class CribbageConsumer(LinkConsumer):
+    # A browser's session logs it in (application() lets cookies through only from our pages).
+    allow_session = True
+    FLOOD = "too many lines"
+    # A refused line gets its warning and the link goes on, before IM too (the seed's way); a
+    # platform's refusal of a command is said in handle(), in that command's terms.
+    REFUSALS = (limits.RateLimited, codec.Malformed)
+    FATAL_BEFORE_LOGIN = False
     game_id: int | None = None
 
     # -- the link ---------------------------------------------------------------------------------
@@ -65,20 +68,20 @@ class CribbageConsumer(GuardedConsumer):
         self.stage = INTRO
         self.nickname = ""
         self.malformed = 0
-        self.lines = limits.Bucket()
         self.wanted: int | None = self.scope.get("url_route", {}).get("kwargs", {}).get("game_id")
-        self.groups_joined: list[str] = []
         self._reset_table()
-        door.ensure_sweeper()
-        await self.accept()
+        await super().connect()
+        # An API token in the query string; else the session of a browser whose Origin is one of
+        # ours; else IM must carry a token.
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
+        token = (query.get("token") or [""])[0]
         try:
-            self.user, self.token_id = await db.call(self._authenticate)
-        except limits.RateLimited as refused:
-            await self.refuse_login(refused)
-            return
-        if self.user is not None and self.token_id is None:
-            # Logged in by the browser's session: the link lasts as long as that session does.
-            self.session_key = self.scope["session"].session_key
+            self.user = await self.authenticate_link({"token": token or None})
+        except FatalError as refused:
+            if refused.code == "RateLimited":
+                await self.refuse_login(refused.reason)
+                return
+            self.user = None  # an unknown token, or no session: IM must carry a token
         try:
             await db.call(gateway.check_link, self.wanted, self.user)
         except gateway.Refused as refused:
@@ -113,22 +116,10 @@ class CribbageConsumer(GuardedConsumer):
         self.absent: set[int] = set()
         self.status = Status.SETUP
 
-    def _authenticate(self) -> tuple[User | None, int | None]:
-        """An API token in the query string; else the session of a browser whose Origin is one of
-        ours (``application`` lets cookies through only then); else IM must carry a token. With the
-        user, the id of the token they logged in with (None without one)."""
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
-        token = (query.get("token") or [""])[0]
-        if token:
-            api_token = login_limits.token_login(token, login_limits.scope_address(self.scope))
-            return (None, None) if api_token is None else (api_token.user, api_token.id)
-        user = self.scope.get("user")
-        return (user, None) if user is not None and user.is_authenticated else (None, None)
-
-    async def refuse_login(self, refused: limits.RateLimited) -> None:
+    async def refuse_login(self, reason: str) -> None:
         """Too many failed log-ins from this address: the warning says when to come back, and the
         link ends as any refused log-in does."""
-        await self.send_line(codec.warning("RATELIMITED", refused.reason))
+        await self.send_line(codec.warning("RATELIMITED", reason))
         await self.part(codec.fatal("LOGIN"))
 
     async def send_line(self, line: str) -> None:
@@ -145,9 +136,6 @@ class CribbageConsumer(GuardedConsumer):
         await self._leave()
         self.stage = CLOSED
         await self.close()
-
-    async def disconnect(self, code: int) -> None:
-        await self.cleanup()
 
     async def cleanup(self) -> None:
         await self._leave()
@@ -168,61 +156,54 @@ class CribbageConsumer(GuardedConsumer):
             if self.stage == TABLE and self.game_id is not None and self.status == Status.SETUP:
                 await db.call(gateway.leave_table, self.user, self.game_id)
         finally:
-            groups, self.groups_joined = self.groups_joined, []
-            try:
-                for group in groups:
-                    await self.channel_layer.group_discard(group, self.channel_name)
-            finally:
-                client_id, self.client_id = self.client_id, None
-                if client_id is not None:
-                    await db.call(presence.disconnect, client_id)
-                    # Announced like the lobby's clients, so links at a game in progress see the quit.
-                    await self.channel_layer.group_send(
-                        LOBBY_GROUP, push.event_of({"type": "ClientDisconnected", "client": client_id}))
-
-    async def _join_group(self, group: str) -> None:
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.groups_joined.append(group)
-
-    async def _leave_group(self, group: str) -> None:
-        if group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-            self.groups_joined.remove(group)
+            # The table's group, the lobby's and the user's; the lobby hears of the quit, so links
+            # at a game in progress see it.
+            await self.end_link()
 
     # -- lines from the client ----------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.stage == CLOSED:
             return
-        wait = self.lines.take()
-        if wait:
-            refused = limits.RateLimited("too many lines", wait)
-            await self.send_line(codec.warning("RATELIMITED", refused.reason))
-            return
+        await self.take_frame(text_data if bytes_data is None else None)
+
+    def read_frame(self, frame: str | None) -> codec.Command:
         try:
-            line = frame_to_line(text_data if bytes_data is None else None)
+            line = frame_to_line(frame)
             try:
                 command = codec.parse(line)
-            except codec.Malformed as error:
+            except codec.Malformed:
                 self.malformed += 1
                 if self.malformed >= MAX_MALFORMED:
                     raise Breach("malformed lines") from None
-                await self.send_line(codec.malformed(error.reason))
-                return
-            self.malformed = 0
-            await self.handle(command)
-        except Breach:
-            await self.part(codec.BRUTE)
+                raise
+        except Breach as breach:
+            raise FatalError("Breach", breach.reason) from None
+        self.malformed = 0
+        return command
+
+    async def fatal(self, code: str, reason: str) -> None:
+        # The one refusal of a line that ends the link: an egregious breach.
+        await self.part(codec.BRUTE)
+
+    async def refused_frame(self, refused: limits.RateLimited | codec.Malformed, reply_to: None) -> None:
+        if isinstance(refused, codec.Malformed):
+            await self.send_line(codec.malformed(refused.reason))
+        else:
+            await self.send_line(codec.warning("RATELIMITED", refused.reason))
+
+    async def login(self, command: codec.Command) -> None:
+        if command.code == "QU":
+            await self.part(codec.notice("QU", self.nickname))
+            return
+        if command.code != "IM":
+            await self.send_line(codec.wrong_phase(codec.INTRODUCTORY))
+            return
+        await self.introduce(command)
 
     async def handle(self, command: codec.Command) -> None:
         if command.code == "QU":
             await self.part(codec.notice("QU", self.nickname))
-            return
-        if self.stage == INTRO:
-            if command.code != "IM":
-                await self.send_line(codec.wrong_phase(codec.INTRODUCTORY))
-                return
-            await self.introduce(command)
             return
         handler = self.HANDLERS.get(command.code)
         if handler is None:  # IM again
@@ -257,39 +238,30 @@ class CribbageConsumer(GuardedConsumer):
     # -- introductory phase -------------------------------------------------------------------------
 
     async def introduce(self, command: codec.Command) -> None:
-        user, token_id = self.user, self.token_id
+        user = self.user
         if user is None:
-            try:
-                api_token = await self._call(login_limits.token_login, command.token,
-                                             login_limits.scope_address(self.scope)) if command.token else None
-            except limits.RateLimited as refused:
-                await self.refuse_login(refused)
-                return
-            if api_token is None:
+            if not command.token:
                 await self.part(codec.fatal("LOGIN"))
                 return
-            user, token_id = api_token.user, api_token.id
+            try:
+                user = await self.authenticate_link({"token": command.token})
+            except FatalError as refused:
+                if refused.code == "RateLimited":
+                    await self.refuse_login(refused.reason)
+                else:
+                    await self.part(codec.fatal("LOGIN"))
+                return
         if command.nickname != user.username:
             # The nickname is the account's name: one name per player on every table and protocol.
             await self.send_line(codec.warning("BADNICK", f"you are logged in as {user.username}"))
             return
-        self.user, self.token_id = user, token_id
         self.nickname = user.username
         try:
-            greetings = await self._call(presence.connect, user, self.channel_name, {}, None, False)
+            if await self.start_link(user) is None:
+                return
         except GameError as error:  # TooManyConnections
             await self.part(codec.fatal("TOOMANY" if error.code == "TooManyConnections" else error.code))
             return
-        self.client_id = greetings["client"]
-        await self._join_group(LOBBY_GROUP)
-        await self._join_group(user_group(user.id))
-        if not await self.still_logged_in():
-            return
-        await self.channel_layer.group_send(LOBBY_GROUP, {
-            "type": "push.message", "skip_users": [], "skip_client": self.client_id,
-            "message": {"type": "ClientConnected", "client": self.client_id, "user": user.id,
-                        "username": user.username},
-        })
         try:
             game_id = await self._call(gateway.take_seat, user, self.wanted)
         except gateway.Refused as refused:
@@ -305,7 +277,7 @@ class CribbageConsumer(GuardedConsumer):
         self.stage = TABLE
         self.game_id = game_id
         self._reset_table()
-        await self._join_group(table_group(game_id))
+        await self.join_group(table_group(game_id))
         await self._call(presence.enter, self.client_id, game_id)
         await self.channel_layer.group_send(
             LOBBY_GROUP, push.event_of({"type": "ClientEnteredGame", "client": self.client_id, "game": game_id}))
@@ -456,7 +428,7 @@ class CribbageConsumer(GuardedConsumer):
         await self.move_to(new, self.nickname)
 
     async def move_to(self, game_id: int, control: str) -> None:
-        await self._leave_group(table_group(self.game_id))
+        await self.leave_group(table_group(self.game_id))
         await self.send_line(codec.notice("N", control))
         await self.sit(game_id)
 

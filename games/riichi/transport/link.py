@@ -25,7 +25,7 @@ from games.models import Status
 from games.riichi.protocols import majiang as codec
 from games.riichi.transport import gateway
 from games.service import door, presence, push
-from games.service.push import LOBBY_GROUP, user_group
+from games.service.push import LOBBY_GROUP
 
 # Refusals that say the reply itself was wrong: the question still stands and is asked again.
 # Any other refusal (an old or doubled seq, a question already gone) is answered with the error only.
@@ -295,21 +295,4 @@ class SeatLink:
         if mine is None or "bank_ms" not in mine:
             return None
         return [self.per_decision, -(-int(mine["bank_ms"]) // 1000)]
-
-
-async def close_link(layer: Any, channel: str, user_id: int, client_id: int, seat: SeatLink | None) -> None:
-    """What every Majiang link does when it closes, whichever transport: leave the lobby's and the
-    user's groups, drop its presence row, and let its seat go (``SeatLink.gone``: at a table being
-    set up the user leaves it; in a game the server plays the seat until the user comes back), each
-    step whatever happened to the one before; then tell the lobby."""
-    try:
-        await layer.group_discard(LOBBY_GROUP, channel)
-        await layer.group_discard(user_group(user_id), channel)
-    finally:
-        try:
-            await db.call(presence.disconnect, client_id)
-        finally:
-            if seat is not None:
-                await seat.gone()
-    await layer.group_send(LOBBY_GROUP, push.event_of({"type": "ClientDisconnected", "client": client_id}))
 

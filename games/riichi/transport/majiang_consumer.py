@@ -17,14 +17,13 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from games.core import db, limits, validation
+from games.core import db, validation
 from games.core.errors import GameError
 from games.riichi.protocols import majiang as codec
 from games.riichi.transport import gateway
 from games.riichi.transport.link import seq_of
 from games.riichi.transport.seat_consumer import SeatConsumer
-from games.service import door
-from games.transport.lobby_consumer import FatalError, parse_frame
+from games.transport.link import FatalError, parse_frame
 
 log = logging.getLogger(__name__)
 
@@ -34,13 +33,12 @@ MAX_BOTS = 3
 class MajiangConsumer(SeatConsumer):
     # The Outlet's: a seat taken up again gets kaiju and the current hand, no log.
     wants_log = False
+    FLOOD = "too many frames on this connection"
 
     # -- the link ---------------------------------------------------------------------------------
 
     async def connect(self) -> None:
-        self.frames_allowed = limits.Bucket()
-        door.ensure_sweeper()
-        await self.accept()
+        await super().connect()
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         token = (query.get("token") or [None])[0]
         if token is not None:
@@ -60,37 +58,29 @@ class MajiangConsumer(SeatConsumer):
         if message.get("type") == "websocket.receive":
             await self.error("InternalError", "the server could not handle this frame; nothing was changed")
 
-    # -- frames from the client ---------------------------------------------------------------------
+    # -- frames from the client (games.transport.link.Link.take_frame) ------------------------------
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        seq = None
-        try:
-            wait = self.frames_allowed.take()
-            if wait:
-                raise limits.RateLimited("too many frames on this connection", wait)
-            message = parse_frame(text_data)
-            seq = seq_of(message)
-            if self.client_id is None:
-                if message["type"] != "login":
-                    raise FatalError("NotLoggedIn", "the first frame is login (or ?token= on the URL)")
-                await self.login(message)
-                return
-            handler = self.HANDLERS.get(message["type"])
-            if handler is not None:
-                await handler(self, message)
-            elif message["type"] in codec.REPLY_TYPES:
-                await self.seat.reply(message)
-            else:
-                raise GameError("UnknownMessageType", f"no message type {message['type']!r}")
-        except FatalError as fatal:
-            await self.fatal(fatal.code, fatal.reason)
-        except GameError as refused:
-            if self.client_id is None:
-                await self.fatal(refused.code, refused.reason)  # before login nothing else is said
-                return
-            await self.error(refused.code, refused.reason, seq)
+    def read_frame(self, frame: str | None) -> dict[str, Any]:
+        return parse_frame(frame)
+
+    def reply_to(self, message: dict[str, Any]) -> int | None:
+        return seq_of(message)  # a refused reply's error names the seq it answered
+
+    async def handle(self, message: dict[str, Any]) -> None:
+        handler = self.HANDLERS.get(message["type"])
+        if handler is not None:
+            await handler(self, message)
+        elif message["type"] in codec.REPLY_TYPES:
+            await self.seat.reply(message)
+        else:
+            raise GameError("UnknownMessageType", f"no message type {message['type']!r}")
+
+    async def refused_frame(self, refused: GameError, seq: int | None) -> None:
+        await self.error(refused.code, refused.reason, seq)
 
     async def login(self, message: dict[str, Any]) -> None:
+        if message["type"] != "login":
+            raise FatalError("NotLoggedIn", "the first frame is login (or ?token= on the URL)")
         token = message.get("token")
         if not isinstance(token, str) or not token:
             raise FatalError("MissingToken", "log in with an API token (made on /accounts/token/)")
@@ -134,7 +124,7 @@ class MajiangConsumer(SeatConsumer):
         pass  # kaiju says it
 
     async def frames(self, frames: list[dict[str, Any]], timer: list[int] | None) -> None:
-        self.frames_allowed.credit(len(frames))  # each is answered
+        self.allowance.credit(len(frames))  # each is answered
         for item in frames:
             await self.send_json(item)
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from datetime import datetime
 from typing import Any
 
 import socketio
@@ -47,11 +46,9 @@ from games.core.errors import GameError
 from games.models import Status
 from games.riichi.protocols import majiang as codec
 from games.riichi.transport import gateway
-from games.riichi.transport.link import SeatLink, close_link, seq_of
-from games.service import presence
-from games.service.push import LOBBY_GROUP, user_group
+from games.riichi.transport.link import SeatLink, seq_of
 from games.transport import addresses
-from games.transport.lobby_consumer import connected
+from games.transport.link import MAX_FRAME_BYTES, Link
 from games.transport.origin import same_origin
 
 log = logging.getLogger(__name__)
@@ -62,8 +59,7 @@ COOKIE = "MAJIANG"
 # What a MAJIANG session holds: [user id, token id]. The site's sessions hold no such key, and a
 # MAJIANG session no user of the site's, so neither cookie passes for the other.
 SESSION_KEY = "majiang_login"
-MAX_PACKET_BYTES = 64 * 1024  # as a WebSocket frame (games/transport/lobby_consumer.py)
-MAX_WAIT_SECONDS = 24 * 3600.0  # as games/transport/guard.py's: the longest a session waits to look at its log-in again
+MAX_PACKET_BYTES = MAX_FRAME_BYTES  # as a WebSocket frame's (games/transport/link.py)
 
 
 # -- the cookie -------------------------------------------------------------------------------------
@@ -293,27 +289,24 @@ def _room_id(value: Any) -> int:
     return value
 
 
-class Session:
-    """One socket.io connection: its log-in, presence, channel-layer groups and seat. Everything it
-    receives (client events, channel-layer messages, the disconnect) goes through one queue and is
-    handled in order by one task, as a Channels consumer handles its messages."""
+class Session(Link):
+    """One socket.io connection: a link (games/transport/link.py) with its log-in, presence,
+    channel-layer groups and seat. Everything it receives (client events, channel-layer messages,
+    the disconnect) goes through one queue and is handled in order by one task, as a Channels
+    consumer handles its messages."""
 
     wants_log = True  # the Outlet's: kaiju of a seat taken up again carries the log, as majiang-server's
+    REFUSALS = (codec.ProtocolError, GameError)
 
     def __init__(self, sid: str, environ: dict[str, Any]) -> None:
         self.sid = sid
         self.environ = environ
         self.inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-        self.user: User | None = None
-        self.token_id: int | None = None
-        self.session_key: str | None = None  # the MAJIANG cookie's session
-        self.deadline: asyncio.Task[None] | None = None  # wakes the session when its log-in expires
-        self.client_id: int | None = None
         self.seat: SeatLink | None = None
-        self.channel: str | None = None
+        self.channel_layer: Any = None
+        self.channel_name: str | None = None  # a channel of its own on the layer, made at connect
         self.reader: asyncio.Task[None] | None = None
-        self.layer = None
-        self.frames_allowed = limits.Bucket()
+        self.allowance = limits.Bucket()
         self.task = asyncio.get_running_loop().create_task(self.run())
 
     async def emit(self, event: str, *data: Any) -> None:
@@ -333,7 +326,7 @@ class Session:
                 elif kind == "channel":
                     await self.channel_message(payload)
                 elif kind == "deadline":
-                    await self.look_at_login()
+                    await self.login_deadline({})
                 elif kind == "malformed":
                     if self.seat is not None:
                         await self.refused("InvalidMessageFormat", payload, None)
@@ -353,8 +346,7 @@ class Session:
         over_cap = self.environ.get(addresses.OVER_CAP)
         if over_cap:
             await self.emit("HELLO", None)
-            await self.emit("ERROR", f"TooManyConnections: {over_cap}")
-            await self.hang_up()
+            await self.fatal("TooManyConnections", over_cap)
             return
         cookie = parse_cookie(self.environ.get("HTTP_COOKIE", "")).get(COOKIE)
         # engineio's environ says REMOTE_ADDR 127.0.0.1 whoever connects: the ASGI scope knows.
@@ -363,85 +355,61 @@ class Session:
             found = await db.call(_cookie_login_from, address, cookie)
         except limits.RateLimited as refused:
             await self.emit("HELLO", None)
-            await self.emit("ERROR", f"{refused.code}: {refused.reason}")
-            await self.hang_up()
+            await self.fatal(refused.code, refused.reason)
             return
         if found is None:
             # As majiang-server: HELLO null, then the end. ERROR first says why (and majiang-bot,
             # which waits for nothing else, quits on it).
             await self.emit("HELLO", None)
-            await self.emit("ERROR", "NotLoggedIn: no valid MAJIANG cookie; log in with POST /majiang/auth/ "
-                                     "name=username:token (majiang-bot -n username:token)")
-            await self.hang_up()
+            await self.fatal("NotLoggedIn", "no valid MAJIANG cookie; log in with POST /majiang/auth/ "
+                                            "name=username:token (majiang-bot -n username:token)")
             return
-        user, token_id, session_key = found
-        self.layer = get_channel_layer()
-        channel = await self.layer.new_channel()
+        user, self.token_id, self.session_key = found
+        self.channel_layer = get_channel_layer()
+        self.channel_name = await self.channel_layer.new_channel()
+        # Read from the start: what reaches the channel once it is in the groups waits in the
+        # inbox, behind the log-in's own look at the token and the session.
+        self.reader = asyncio.get_running_loop().create_task(self.read_channel())
         try:
-            client = await db.call(presence.connect, user, channel, {}, None, False)
+            started = await self.start_link(user)
         except GameError as refused:  # TooManyConnections
             await self.emit("HELLO", _user(user))
-            await self.emit("ERROR", f"{refused.code}: {refused.reason}")
-            await self.hang_up()
+            await self.fatal(refused.code, refused.reason)
             return
-        self.user, self.token_id, self.client_id, self.channel = user, token_id, client["client"], channel
-        self.session_key = session_key
-        self.seat = SeatLink(self, user, self.client_id, self.layer)
-        await self.layer.group_add(LOBBY_GROUP, channel)
-        await self.layer.group_add(user_group(user.id), channel)
-        self.reader = asyncio.get_running_loop().create_task(self.read_channel())
-        # A revocation or log-out announced between the cookie's check and the group join went unheard.
-        if not await self.look_at_login():
-            return
-        await self.layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
+        if started is None:
+            return  # the log-in ended meanwhile: said, and the session is ending
+        self.seat = SeatLink(self, user, self.client_id, self.channel_layer)
         await self.emit("HELLO", _user(user))
 
     async def read_channel(self) -> None:
         while True:
-            self.inbox.put_nowait(("channel", await self.layer.receive(self.channel)))
+            self.inbox.put_nowait(("channel", await self.channel_layer.receive(self.channel_name)))
 
     async def channel_message(self, message: dict[str, Any]) -> None:
         if message.get("type") == "push.message":
             if self.seat is not None:
                 await self.seat.push(message)
         elif message.get("type") == tokens.REVOKED:
-            if self.token_id is not None and self.token_id in message.get("tokens", ()):
-                await self.login_gone("TokenRevoked")
+            await self.token_revoked(message)
         elif message.get("type") == sessions.SESSION_ENDED:
-            if self.session_key is not None and self.session_key in message.get("sessions", ()):
-                await self.login_gone("LoggedOut")
+            await self.session_ended(message)
 
-    async def look_at_login(self) -> bool:
-        """End the session if its token or its cookie's session is over; else wake at the earlier of
-        their expiries to look again. False if it was ended."""
-        if self.token_id is None:
-            return False  # already ended
-        why, deadline = await db.call(sessions.ending, self.token_id, self.session_key)
-        if why is not None:
-            await self.login_gone(why)
-            return False
-        self.watch(deadline)
-        return True
-
-    def watch(self, deadline: datetime | None) -> None:
-        if self.deadline is not None:
-            self.deadline.cancel()
-        self.deadline = None if deadline is None else asyncio.get_running_loop().create_task(self.wake_at(deadline))
-
-    async def wake_at(self, deadline: datetime) -> None:
-        await asyncio.sleep(min(sessions.seconds_until(deadline), MAX_WAIT_SECONDS))
+    async def deadline_due(self) -> None:
         self.inbox.put_nowait(("deadline", None))
 
-    async def login_gone(self, why: str) -> None:
-        self.token_id = self.session_key = None
-        self.watch(None)
-        if why != "LoggedOut":
+    async def login_gone(self, code: str, reason: str) -> None:
+        if code != "LoggedOut":
             # A log-out is the client's own doing: majiang-bot logs out at the end of every game
             # while still connected, and would report an ERROR then as a failure. The disconnect
             # (socket.io's own, so the client does not reconnect) says it all.
-            await self.emit("ERROR", f"{why}: {sessions.ENDED[why]}")
+            await self.emit("ERROR", f"{code}: {reason}")
         await self.hang_up()
         await self.cleanup()
+
+    async def fatal(self, code: str, reason: str) -> None:
+        # ERROR, on which majiang-bot quits, then the end.
+        await self.emit("ERROR", f"{code}: {reason}")
+        await self.hang_up()
 
     async def hang_up(self) -> None:
         """Disconnect the socket.io session, then its transport: python-socketio's ``disconnect``
@@ -455,36 +423,37 @@ class Session:
         """Leave the groups, drop the presence row, and leave the table (while it is being set up)
         or let the server play the seat until the user comes back; once."""
         links.pop(self.sid, None)
-        self.watch(None)
-        client_id, self.client_id = self.client_id, None
-        if client_id is None:
-            return
-        seat, self.seat = self.seat, None
+        self._watch(None)
         if self.reader is not None:
             self.reader.cancel()
-        await close_link(self.layer, self.channel, self.user.id, client_id, seat)
+        seat, self.seat = self.seat, None
+        await self.end_link(seat.gone if seat is not None else None)
 
     # -- client events ----------------------------------------------------------------------------
 
     async def event(self, name: str, args: tuple[Any, ...]) -> None:
-        seq = seq_of(args[0]) if name == "GAME" and args and isinstance(args[0], dict) else None
-        try:
-            if self.seat is None:
-                return  # not logged in: on its way out
-            wait = self.frames_allowed.take()
-            if wait:
-                raise limits.RateLimited("too many messages on this connection", wait)
-            if name == "GAME":
-                await self.seat.reply(codec.server_reply(args[0] if args else None))
-            elif name == "ROOM":
-                await self.room(args)
-            elif name == "START":
-                raise GameError("NotSupported", "a game here starts when every seat is taken and accepted; taking a "
-                                                "seat with ROOM accepts, and the table's host seats house bots")
-            else:
-                raise GameError("UnknownMessageType", f"no event {name[:40]!r}: a client sends ROOM and GAME")
-        except (codec.ProtocolError, GameError) as refused:
-            await self.refused(refused.code, refused.reason, seq)
+        if self.seat is None:
+            return  # not logged in: on its way out
+        await self.take_frame((name, args))
+
+    def reply_to(self, message: tuple[str, tuple[Any, ...]]) -> int | None:
+        name, args = message
+        return seq_of(args[0]) if name == "GAME" and args and isinstance(args[0], dict) else None
+
+    async def handle(self, message: tuple[str, tuple[Any, ...]]) -> None:
+        name, args = message
+        if name == "GAME":
+            await self.seat.reply(codec.server_reply(args[0] if args else None))
+        elif name == "ROOM":
+            await self.room(args)
+        elif name == "START":
+            raise GameError("NotSupported", "a game here starts when every seat is taken and accepted; taking a "
+                                            "seat with ROOM accepts, and the table's host seats house bots")
+        else:
+            raise GameError("UnknownMessageType", f"no event {name[:40]!r}: a client sends ROOM and GAME")
+
+    async def refused_frame(self, refused: codec.ProtocolError | GameError, seq: int | None) -> None:
+        await self.refused(refused.code, refused.reason, seq)
 
     async def room(self, args: tuple[Any, ...]) -> None:
         """``ROOM <game id>``: sit at that table. ``ROOM <game id> <uid>`` with one's own uid leaves
@@ -516,7 +485,7 @@ class Session:
         await self.emit("START")
 
     async def frames(self, frames: list[dict[str, Any]], timer: list[int] | None) -> None:
-        self.frames_allowed.credit(len(frames))  # each is answered
+        self.allowance.credit(len(frames))  # each is answered
         for frame in frames:
             await self.emit("GAME", codec.server_message(frame, timer))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from games.core import db, limits, validation
+from games.core import db, validation
 from games.core.errors import GameError
 from games.riichi.protocols import mmj
 from games.riichi.protocols.mmj_seat import MmjSeat, Refused
@@ -23,7 +23,7 @@ from games.riichi.transport import gateway
 from games.riichi.transport.seat_consumer import SeatConsumer
 from games.service import door
 from games.transport.lines import Breach, LineProtocol
-from games.transport.lobby_consumer import FatalError
+from games.transport.link import FatalError
 
 log = logging.getLogger(__name__)
 
@@ -66,18 +66,17 @@ MMJ = LineProtocol(name="mmj", path="/ws/mmj/", terminator=b"\n", max_line_bytes
 
 class MmjConsumer(SeatConsumer):
     wants_log = False  # the Outlet's: a seat taken up again gets its current hand, no whole log
+    FLOOD = "too many messages on this link"
 
     # -- the link ---------------------------------------------------------------------------------
 
     async def connect(self) -> None:
-        self.allowed = limits.Bucket()
         self.reader = mmj.Reader("server")  # a WebSocket's frames may split or join messages
         self.view: MmjSeat | None = None
         self.asked: mmj.ServerMessage | None = None  # the open question
         self.asked_seq: int | None = None
         self.breach: str | None = None
-        door.ensure_sweeper()
-        await self.accept()
+        await super().connect()
 
     async def say(self, *messages: mmj.Message) -> None:
         if messages:
@@ -110,7 +109,7 @@ class MmjConsumer(SeatConsumer):
         except mmj.MmjError as error:
             await self.fatal("malformed", str(error))
             return
-        if not operations and self.allowed.take():
+        if not operations and self.allowance.take():
             # A frame that completes no message (whitespace, a message's first part) still counts
             # against the rate: over a WebSocket, empty frames are a flood too.
             await self.reject("RateLimited: too many frames on this link; nothing was changed")
@@ -118,24 +117,13 @@ class MmjConsumer(SeatConsumer):
         for op in operations:
             if self.closed:
                 return
-            await self.operation(op)
+            await self.take_frame(op)  # each message is a frame of the link layer's
 
-    async def operation(self, op: mmj.Message) -> None:
-        try:
-            wait = self.allowed.take()
-            if wait:
-                raise limits.RateLimited("too many messages on this link", wait)
-            if self.client_id is None:
-                await self.login(op)
-                return
-            await self.answer(op)
-        except FatalError as fatal:
-            await self.fatal(fatal.code, fatal.reason)
-        except GameError as refused:
-            if self.client_id is None:
-                await self.fatal(refused.code, refused.reason)  # before login nothing else is said
-                return
-            await self.reject(f"{refused.code}: {refused.reason}")
+    async def handle(self, op: mmj.Message) -> None:
+        await self.answer(op)
+
+    async def refused_frame(self, refused: GameError, reply_to: None) -> None:
+        await self.reject(f"{refused.code}: {refused.reason}")
 
     async def login(self, op: mmj.Message) -> None:
         if not isinstance(op, mmj.ClientHello):
@@ -181,7 +169,7 @@ class MmjConsumer(SeatConsumer):
         except Refused as refused:
             await self.reject(refused.reason)
             if asked is not None:
-                self.allowed.credit()  # its answer is paid for, as the first time
+                self.allowance.credit()  # its answer is paid for, as the first time
                 await self.say(asked)  # the question stands: the terminal tries again
             return
         self.asked = None
@@ -227,7 +215,7 @@ class MmjConsumer(SeatConsumer):
             self.asked = question
             # Its answer is paid for in advance (limits.Bucket.credit): a terminal answering at the
             # server's pace is never refused for it; what it sends unasked still counts.
-            self.allowed.credit()
+            self.allowance.credit()
             out.append(question)
         await self.say(*out)
 

@@ -22,15 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from games.core import limits, validation
+from games.core import validation
 from games.core.errors import GameError
 from games.riichi.engine import presets
 from games.riichi.protocols import ump as codec
 from games.riichi.transport import gateway
 from games.riichi.transport.seat_consumer import SeatConsumer
-from games.service import door
 from games.transport.lines import LineProtocol
-from games.transport.lobby_consumer import FatalError
+from games.transport.link import FatalError
 
 log = logging.getLogger(__name__)
 
@@ -56,19 +55,19 @@ class Asking:
 class UmpConsumer(SeatConsumer):
     wants_log = False  # the Outlet's: a seat taken up again gets its current hand, no whole log
     serial = 0  # the last line's; a link refused before connect() (games/transport/admission.py) says line 1
+    FLOOD = "too many lines on this link"
+    REFUSALS = (codec.UmpError, GameError)
 
     # -- the link ---------------------------------------------------------------------------------
 
     async def connect(self) -> None:
-        self.lines_allowed = limits.Bucket()
         self.serial = 0
         self.asking: Asking | None = None
         self.asked_seq: int | None = None  # the seq whose question frame has been rendered
         self.stream: codec.UmpStream | None = None
         self.stream_hands = 0  # hands begun on this link's stream: ready? goes before the next
         self.hello_serial = 0
-        door.ensure_sweeper()
-        await self.accept()
+        await super().connect()
         self.hello_serial = await self.say(SERVER_HELLO)
 
     async def say(self, command: str) -> int:
@@ -96,26 +95,21 @@ class UmpConsumer(SeatConsumer):
             await self.fatal("Breach", "a line with a NUL, not UTF-8 or over "
                                        f"{MAX_LINE_BYTES} bytes; the link is closed")
             return
-        try:
-            wait = self.lines_allowed.take()
-            if wait:
-                raise limits.RateLimited("too many lines on this link", wait)
-            if len(text_data.encode("utf-8")) > MAX_LINE_BYTES:
-                raise codec.UmpError("Malformed", f"a line is at most {MAX_LINE_BYTES} bytes")
-            serial, command, args = codec.parse_line(text_data)
-            if self.client_id is None:
-                await self.login(serial, command, args)
-                return
-            await self.answer(serial, command, args)
-        except FatalError as fatal:
-            await self.fatal(fatal.code, fatal.reason)
-        except (codec.UmpError, GameError) as refused:
-            if self.client_id is None:
-                await self.fatal(refused.code, refused.reason)  # before login nothing else is said
-                return
-            await self.error(refused.code, refused.reason)
+        await self.take_frame(text_data)
 
-    async def login(self, serial: int, command: str, args: list[str]) -> None:
+    def read_frame(self, frame: str) -> tuple[int, str, list[str]]:
+        if len(frame.encode("utf-8")) > MAX_LINE_BYTES:
+            raise codec.UmpError("Malformed", f"a line is at most {MAX_LINE_BYTES} bytes")
+        return codec.parse_line(frame)
+
+    async def handle(self, line: tuple[int, str, list[str]]) -> None:
+        await self.answer(*line)
+
+    async def refused_frame(self, refused: codec.UmpError | GameError, reply_to: None) -> None:
+        await self.error(refused.code, refused.reason)
+
+    async def login(self, line: tuple[int, str, list[str]]) -> None:
+        serial, command, args = line
         if command != "hello" or serial != self.hello_serial:
             raise FatalError("NotLoggedIn", f"answer the server's hello first, with serial {self.hello_serial}")
         given = codec.options(args)
@@ -168,7 +162,7 @@ class UmpConsumer(SeatConsumer):
         self.asking = Asking(0, ask, seq, rest)
         # Its answer is paid for in advance (limits.Bucket.credit): a client answering at the
         # server's pace is never refused for it; what it sends unasked still counts.
-        self.lines_allowed.credit()
+        self.allowance.credit()
         self.asking.serial = await self.say(ask.line)
 
     # -- the seat's Outlet: UMP lines ---------------------------------------------------------------
@@ -190,7 +184,7 @@ class UmpConsumer(SeatConsumer):
                     lines = self.seated(frame["data"]) + lines
                 for line in lines:
                     if line.startswith("kyokustart") and self.stream_hands:
-                        self.lines_allowed.credit()  # for its "yes"
+                        self.allowance.credit()  # for its "yes"
                         await self.say("ready?")  # between hands; nothing waits for the answer
                     self.stream_hands += line.startswith("kyokustart")
                     await self.say(line)

@@ -1,4 +1,4 @@
-"""Cribbage on the platform: lobby tables, ``moves.apply_action``, house bots and ``playbots``."""
+"""Cribbage on the platform: lobby tables, ``games.service.moves.apply_action``, house bots and ``playbots``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from django.core.management import CommandError, call_command
 from games.core.errors import GameError
 from games.cribbage.bots.house import choose
 from games.models import Game, Status
-from games.service import lobby, moves, reads
+from games.service import lobby, reads
+from games.service import moves as write_path
 from games.state import replay as state
 
 # Transactional, so that on-commit hooks run and the service keeps its engine cached between moves
@@ -46,7 +47,7 @@ def play_to_the_end(game: Game, users: list, rng: random.Random) -> int:
             mine = reads.snapshot(game, by_position[seat])
         assert mine["position"] == seat and "hands" not in mine["view"]
         kind, params = choose(mine["view"], mine["legal"], rng)
-        moves.apply_action(game.id, by_position[seat], kind, params, answers=game.seq)
+        write_path.apply_action(game.id, by_position[seat], kind, params, answers=game.seq)
         moves += 1
         assert moves < 3000
 
@@ -106,7 +107,7 @@ def play_to_the_end_as(game: Game, user) -> int:
         snap = reads.snapshot(game, user)
         assert snap["position"] in snap["to_act"]  # the service has played the bots' turns
         kind, params = choose(snap["view"], snap["legal"], rng)
-        moves.apply_action(game.id, user, kind, params, answers=game.seq)
+        write_path.apply_action(game.id, user, kind, params, answers=game.seq)
         moves += 1
         assert moves < 3000
 
@@ -116,19 +117,19 @@ def test_pause_through_the_service(make_user) -> None:
     game = start_table([alice, bob], 2)
     by_position = {s.position: s.user for s in game.seats.select_related("user")}
     first, second = by_position[0], by_position[1]
-    moves.apply_action(game.id, first, "pause", [])
+    write_path.apply_action(game.id, first, "pause", [])
     game.refresh_from_db()
     snap = reads.snapshot(game, second)
     assert snap["view"]["paused"] and snap["to_act"] == [0]
     with pytest.raises(GameError) as refused:
-        moves.apply_action(game.id, first, "discard", ["AS", "AD"])
+        write_path.apply_action(game.id, first, "discard", ["AS", "AD"])
     assert refused.value.code == "IllegalAction"
     # Any seat may unpause (the seed: "any user may now unpause"), not only the one waited for.
-    moves.apply_action(game.id, second, "unpause", [])
+    write_path.apply_action(game.id, second, "unpause", [])
     game.refresh_from_db()
     assert reads.snapshot(game, second)["to_act"] == [0, 1]
-    moves.apply_action(game.id, second, "pause", [])
-    moves.apply_action(game.id, first, "unpause", [])
+    write_path.apply_action(game.id, second, "pause", [])
+    write_path.apply_action(game.id, first, "unpause", [])
     game.refresh_from_db()
     assert not reads.snapshot(game, first)["view"]["paused"]
 

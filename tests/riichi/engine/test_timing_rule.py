@@ -34,7 +34,7 @@ django.setup()
 from django.core.management import call_command
 from accounts.models import User
 from accounts.tokens import token_for
-from games import lobby
+from games.service import lobby
 call_command("migrate", verbosity=0)
 users = [User.objects.create_user(username=f"timing{i}", password=None) for i in range(4)]
 game = lobby.create_table(users[0], "riichi", 4, rules={"場数": 1})

@@ -14,7 +14,8 @@ import websockets
 
 from games.core.errors import GameError
 from games.models import Game
-from games.service import lobby, moves, reads, window
+from games.service import lobby, reads, window
+from games.service import moves as write_path
 from games.state import replay as state
 from tests.served import serve
 
@@ -60,7 +61,7 @@ def _play(game: Game, by_position, moves: int) -> None:
     for _ in range(moves):
         game.refresh_from_db()
         seat = window.deciding(game, state.replay(game).engine)[0]  # not a seat whose answer is kept
-        moves.apply_action(game.id, by_position[seat], "pass", [])
+        write_path.apply_action(game.id, by_position[seat], "pass", [])
 
 
 def test_spectators_read_the_game_as_it_was_delay_seconds_ago(delayed_table, clock):
@@ -94,7 +95,7 @@ def test_spectators_read_the_game_as_it_was_delay_seconds_ago(delayed_table, clo
 def test_the_spectators_push_goes_late_and_the_players_at_once(delayed_table, clock, monkeypatch):
     game, by_position, _ = delayed_table
     sent = []
-    monkeypatch.setattr(moves.push, "send_many", lambda deliveries, delay=0: sent.append((deliveries, delay)))
+    monkeypatch.setattr(write_path.push, "send_many", lambda deliveries, delay=0: sent.append((deliveries, delay)))
     _play(game, by_position, 1)
     now, late = sent[-2], sent[-1]
     assert now[1] == 0 and all(group.startswith("user-") for group, _, _ in now[0])
@@ -108,7 +109,7 @@ django.setup()
 from django.core.management import call_command
 from accounts.models import User
 from accounts.tokens import token_for
-from games import lobby
+from games.service import lobby
 call_command("migrate", verbosity=0)
 users = [User.objects.create_user(username=f"late{i}", password=None) for i in range(5)]
 game = lobby.create_table(users[0], "riichi", 4, spectator_delay=2)

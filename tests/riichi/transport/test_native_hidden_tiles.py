@@ -69,7 +69,7 @@ django.setup()
 from django.core.management import call_command
 from accounts.models import User
 from accounts.tokens import token_for
-from games import lobby
+from games.service import lobby
 call_command("migrate", verbosity=0)
 out = {{}}
 for preset, (seed, turn, _) in json.loads({plan!r}).items():

@@ -1,6 +1,6 @@
 """A revoked API token ends the /ws/majiang/ link that logged in with it, in the protocol's terms
-(``error TokenRevoked``, close 4000), as on every other transport (tests/platform/
-test_token_revocation.py); its seat in a game is then played by the server until the user comes
+(``error TokenRevoked``, close 4000), as on every other transport
+(tests/transport/test_token_revocation.py); its seat in a game is then played by the server until the user comes
 back. In process: the full ASGI app on the test's loop."""
 
 from __future__ import annotations
