@@ -15,8 +15,11 @@ run: setup migrate
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --cribbage-port $(CRIBBAGE_PORT) --ump-port $(UMP_PORT) --mmj-port $(MMJ_PORT)
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist; `auto`: one per core); tests/conftest.py
+# says which tests share a worker.
+TEST_WORKERS ?= auto
 test: setup-test chromium axe
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 setup: $(VENV)/.installed-run
 

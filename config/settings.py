@@ -120,7 +120,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE",
          "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
-    DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_PATH") or None}
+    # Tests: in memory unless SQLITE_TEST_PATH names a file. ":memory:" is what Django makes of no
+    # name, said outright so that pytest-django, which does not know this engine for SQLite, leaves
+    # it be instead of naming a file per pytest-xdist worker after NAME (a file it cannot open).
+    DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_PATH") or ":memory:"}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS = channel_layers(REDIS_URL, os.environ.get("REDIS_CHANNEL_LAYER", "core"))

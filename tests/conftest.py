@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import os
@@ -29,6 +30,40 @@ settings.DATABASE_THREADS = 0
 # servers tests start; those that are about it set it.
 os.environ.setdefault("CALL_FLOOR_MS", "0")
 settings.CALL_FLOOR_MS = int(os.environ["CALL_FLOOR_MS"])
+
+# `make test` runs the suite in several processes (pytest-xdist workers, PYTEST_XDIST_WORKER =
+# gw0, gw1, ...). Each has a database of its own (pytest-django names the test database per
+# worker); on Redis, each keeps its channel layer (groups, channels) and its rate-limit cache
+# under prefixes of its own, so no worker hears another's pushes or counts its log-ins.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if WORKER and settings.REDIS_URL:
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-{WORKER}"
+    settings.CACHES["default"]["KEY_PREFIX"] = f"limits-{WORKER}"
+
+
+def _flush_postgresql_by_delete() -> None:
+    """After each transactional test (``django_db(transaction=True)``, ``transactional_db``),
+    Django empties every table: on PostgreSQL with one ``TRUNCATE`` of them all, which costs about
+    a second however little they hold (new files for each table and index). A ``DELETE`` of
+    each, in one transaction, leaves the same empty tables (the foreign keys Django makes there
+    are checked at commit) in a few milliseconds. Sequences are kept either way; a flush that
+    resets them or cascades is left to Django."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade or not tables:
+            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        return ["SET CONSTRAINTS ALL DEFERRED;",
+                *(f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
+                  for table in tables)]
+
+    DatabaseOperations.sql_flush = sql_flush
+
+
+if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    _flush_postgresql_by_delete()
 
 _names = itertools.count(1)
 
@@ -66,17 +101,40 @@ def runs_once(item: pytest.Item) -> str | None:
     return "no database"
 
 
+# tryfirst: before pytest-xdist's worker reads the xdist_group marks (`--dist loadgroup`).
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """In the scale-out run (DATABASE_URL names PostgreSQL), leave out the tests ``runs_once``
-    names: they are deselected (counted in the summary), never skipped."""
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        return
-    kept, dropped = [], []
+    names: they are deselected (counted in the summary), never skipped.
+
+    Under pytest-xdist (`make test`: `--dist loadgroup`), the tests of one module run on one
+    worker, one after another in the module's order: those that share a module-scoped fixture (a
+    server child, a corpus) get it once, and what a module computes once (a cached corpus, a
+    replayed game) is computed on one worker only. Each module is an ``xdist_group`` named
+    after it, unless its tests name a group of their own (tests/scaleout)."""
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        kept, dropped = [], []
+        for item in items:
+            (dropped if runs_once(item) else kept).append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
     for item in items:
-        (dropped if runs_once(item) else kept).append(item)
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = kept
+        if not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's test database, and at the end of the run no connection left open to it:
+    ORM calls made through asgiref's ``sync_to_async`` (not Channels' ``database_sync_to_async``,
+    which closes them) run in asgiref's one sync thread and leave its connection open; the test
+    database could then not be dropped (PostgreSQL waits 5 s for it, then refuses)."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 @pytest.fixture(autouse=True)
@@ -129,7 +187,7 @@ def clear_limits() -> None:
 
     client = redis.Redis.from_url(settings.REDIS_URL)
     try:
-        keys = list(client.scan_iter(match="limits:*", count=1000))
+        keys = list(client.scan_iter(match=f"{settings.CACHES['default']['KEY_PREFIX']}:*", count=1000))
         if keys:
             client.delete(*keys)
     finally:
@@ -226,7 +284,10 @@ async def clients():
     for client in opened:
         try:
             await client.close()
-        except Exception:  # noqa: BLE001 - a client the test already closed
+        # A client the test already closed, or whose application a timed-out receive cancelled
+        # (CancelledError: no Exception, and pytest would skip the test's other finalizers, the
+        # database flush among them, and every later test on the process would see its rows).
+        except (Exception, asyncio.CancelledError):  # noqa: BLE001
             pass
 
 
@@ -246,6 +307,16 @@ async def tcp_server():
     await server.start()
     yield server
     await server.close()
+
+
+@pytest.fixture(scope="module")
+def site(request, tmp_path_factory):
+    """The test module's own server child (``manage.py serve``, tests/served.py), set up as the
+    module's ``SITE`` (a ``tests.served.SiteSpec``) says; one for all the module's tests."""
+    from tests.served import served_site
+
+    with served_site(tmp_path_factory, request.module.SITE) as running:
+        yield running
 
 
 @pytest.fixture

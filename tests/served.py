@@ -6,6 +6,7 @@ whatever configuration the suite itself runs on."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -13,8 +14,9 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,3 +99,56 @@ def stop(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(10)
+
+
+@dataclass(frozen=True)
+class SiteSpec:
+    """How a test module's server child is set up (the ``site`` fixture, tests/conftest.py):
+    ``setup`` runs against its fresh database; ``cribbage``, ``ump``, ``mmj``: which line ports
+    it opens; ``env``: settings for the child; ``node``: the module also runs Node.js clients or
+    tools of bench/majiang (skipped without Node.js and npm; ``npm ci`` there first)."""
+
+    setup: str
+    name: str = "site"
+    cribbage: bool = False
+    ump: bool = False
+    mmj: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    node: bool = False
+
+
+@dataclass
+class Site:
+    """A running server child (``served``), the last line its set-up script printed, read as JSON
+    (``setup``: tokens, ids), and its folder (``path``: its SQLite file, its log)."""
+
+    served: Served
+    setup: Any
+    path: Path
+
+    @property
+    def port(self) -> int:
+        return self.served.http_port
+
+    @property
+    def database(self):
+        """Reads of the child's SQLite file (tests/riichi/transport/link.py)."""
+        from tests.riichi.transport.link import Database
+
+        return Database(self.path / "db.sqlite3")
+
+
+@contextmanager
+def served_site(tmp_path_factory: pytest.TempPathFactory, spec: SiteSpec) -> Iterator[Site]:
+    """``manage.py serve`` in a fresh folder, set up as ``spec`` says, until the block ends."""
+    if spec.node:
+        from tests.riichi.reference.corpus import ensure_node_modules, npm_missing_reason
+
+        reason = npm_missing_reason()
+        if reason:
+            pytest.skip(reason)
+        ensure_node_modules()
+    path = tmp_path_factory.mktemp(spec.name)
+    with serve(path, spec.setup, cribbage=spec.cribbage, ump=spec.ump, mmj=spec.mmj, quiet=True,
+               env=spec.env) as served:
+        yield Site(served, json.loads(served.setup_output.strip().splitlines()[-1]), path)

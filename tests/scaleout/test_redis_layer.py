@@ -18,7 +18,9 @@ from config.channel_layers import REDIS_LAYERS, channel_layers, spans_processes
 
 REDIS_URL = os.environ.get("SCALEOUT_REDIS_URL", "redis://127.0.0.1:6379/7")
 
-pytestmark = pytest.mark.scaleout
+# Both modules use Redis database SCALEOUT_REDIS_URL, which test_two_daphnes.py empties: under
+# pytest-xdist they run on one worker, one after the other.
+pytestmark = [pytest.mark.scaleout, pytest.mark.xdist_group("scaleout-redis")]
 
 
 def _layer(kind: str):

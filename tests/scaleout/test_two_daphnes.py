@@ -21,17 +21,15 @@ import psycopg
 import pytest
 import websockets
 
+from tests.served import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN_URL = os.environ.get("SCALEOUT_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("SCALEOUT_REDIS_URL", "redis://127.0.0.1:6379/7")
 
-pytestmark = pytest.mark.scaleout
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# Both modules use Redis database SCALEOUT_REDIS_URL, which test_two_daphnes.py empties: under
+# pytest-xdist they run on one worker, one after the other.
+pytestmark = [pytest.mark.scaleout, pytest.mark.xdist_group("scaleout-redis")]
 
 
 def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
@@ -75,7 +73,7 @@ def cluster():
         out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP_USERS], check=True, cwd=ROOT,
                              env=env, capture_output=True, text=True).stdout
         tokens = json.loads(out.strip().splitlines()[-1])
-        ports = [_free_port(), _free_port()]
+        ports = [free_port(), free_port()]
         for port in ports:
             processes.append(subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],

@@ -35,7 +35,7 @@ from twisted.web.http import HTTPChannel
 from config import bodies
 from config.daphne_bodies import BodyLimitedRequest
 from games.riichi.transport.majiang_server import MAX_PACKET_BYTES
-from tests.served import serve
+from tests.served import SiteSpec
 
 MB = 1024 * 1024
 HUGE = 300 * MB
@@ -245,24 +245,25 @@ def test_daphne_passes_a_body_within_the_limit_to_the_app():
 # -- against the real server ---------------------------------------------------------------------
 
 SETUP = """
+import json
 import django
 django.setup()
 from django.core.management import call_command
 from accounts.models import User
 from accounts.tokens import token_for
 call_command("migrate", verbosity=0)
-print(token_for(User.objects.create_user(username="ann", password=None)))
+print(json.dumps(token_for(User.objects.create_user(username="ann", password=None))))
 """
+# The module's server (the `site` fixture, tests/conftest.py); `site.setup` is ann's token.
+SITE = SiteSpec(SETUP, name="bodies")
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    path = tmp_path_factory.mktemp("bodies")
-    with serve(path, SETUP, cribbage=False, quiet=True) as served:
-        token = served.setup_output.split()[-1]
-        status, cookie, _ = auth(served.http_port, f"ann:{token}")
-        assert status == 204 and cookie
-        yield SimpleNamespace(port=served.http_port, pid=served.process.pid, log=served.log, cookie=cookie)
+def cookie(site) -> str:
+    """ann's MAJIANG cookie, from a log-in as majiang-bot makes it."""
+    status, cookie, _ = auth(site.port, f"ann:{site.setup}")
+    assert status == 204 and cookie
+    return cookie
 
 
 def auth(port: int, name: str) -> tuple[int, str | None, str]:
@@ -393,10 +394,10 @@ HUGE_TARGETS = [
 @pytest.mark.own_server
 @pytest.mark.parametrize("chunked", [False, True], ids=["declared", "chunked"])
 @pytest.mark.parametrize(("target", "json_answer"), HUGE_TARGETS)
-def test_a_300_mb_body_is_refused_at_once_and_costs_no_memory(site, target, json_answer, chunked):
-    # Each route served once already (the fixture logged in), so what it loads lazily is loaded.
+def test_a_300_mb_body_is_refused_at_once_and_costs_no_memory(site, cookie, target, json_answer, chunked):
+    # Each route served once already (the `cookie` fixture logged in), so what it loads lazily is loaded.
     post(site.port, target, 100, chunked=chunked)
-    with growth(site.pid) as grown:
+    with growth(site.served.process.pid) as grown:
         result = post(site.port, target, HUGE, chunked=chunked,
                       content_type="application/x-www-form-urlencoded" if "auth" in target else "text/plain")
     refused(result, json_answer=json_answer)
@@ -411,7 +412,7 @@ def test_six_100_mb_posts_at_once_cost_no_memory(site, chunked):
     def one() -> None:
         results.append(post(site.port, POLLING, 100 * MB, chunked=chunked))
 
-    with growth(site.pid) as grown:
+    with growth(site.served.process.pid) as grown:
         threads = [threading.Thread(target=one) for _ in range(6)]
         for thread in threads:
             thread.start()
@@ -496,8 +497,8 @@ class Polling:
 
 
 @pytest.mark.own_server
-def test_a_long_polling_session_works_and_takes_a_packet_up_to_its_limit(site):
-    client = Polling(site.port, site.cookie)
+def test_a_long_polling_session_works_and_takes_a_packet_up_to_its_limit(site, cookie):
+    client = Polling(site.port, cookie)
     client.post("40")  # socket.io's CONNECT: the session logs in from the cookie
     assert client.event("HELLO")[0]["name"] == "ann"
     # An event as large as socket.io takes (the whole POST, exactly its limit): read by the session.
@@ -516,7 +517,7 @@ def test_a_long_polling_session_works_and_takes_a_packet_up_to_its_limit(site):
 @pytest.mark.own_server
 def test_no_traceback_for_any_of_it(site):
     # Last in the module: every refusal above logged one warning line and no traceback.
-    log = site.log.read_text()
+    log = site.served.log.read_text()
     assert "refused a request body over" in log
     assert "Traceback" not in log and "RequestDataTooBig" not in log, log[-3000:]
 

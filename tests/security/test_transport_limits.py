@@ -15,7 +15,7 @@ from collections.abc import Awaitable
 import pytest
 import websockets
 
-from tests.served import serve
+from tests.served import SiteSpec, served_site
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
 pytestmark = pytest.mark.own_server
@@ -41,13 +41,10 @@ print(json.dumps({name: token_for(User.objects.create_user(username=name, passwo
 """
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    env = {"LOGIN_TIMEOUT_SECONDS": str(LOGIN_TIMEOUT), "HTTP_REQUEST_TIMEOUT_SECONDS": str(HTTP_TIMEOUT),
-           "MAX_CONNECTIONS_PER_ADDRESS": str(CAP)}
-    with serve(tmp_path_factory.mktemp("transport-limits"), SETUP, cribbage=True, ump=True, mmj=True, quiet=True,
-               env=env) as served:
-        yield served, json.loads(served.setup_output.strip().splitlines()[-1])
+# The module's server (the `site` fixture, tests/conftest.py).
+SITE = SiteSpec(SETUP, name="transport-limits", cribbage=True, ump=True, mmj=True,
+                env={"LOGIN_TIMEOUT_SECONDS": str(LOGIN_TIMEOUT), "HTTP_REQUEST_TIMEOUT_SECONDS": str(HTTP_TIMEOUT),
+                     "MAX_CONNECTIONS_PER_ADDRESS": str(CAP)})
 
 
 # -- the peers ----------------------------------------------------------------------------------------
@@ -94,7 +91,7 @@ async def timed(awaitable: Awaitable) -> tuple[float, object]:
 
 
 def test_a_link_that_never_logs_in_is_closed_at_the_login_timeout_on_every_transport(site):
-    served, _ = site
+    served = site.served
     http = f"ws://127.0.0.1:{served.http_port}"
 
     async def main() -> dict[str, tuple[float, object]]:
@@ -138,7 +135,7 @@ def test_a_link_that_never_logs_in_is_closed_at_the_login_timeout_on_every_trans
 
 
 def test_a_link_that_logged_in_outlives_the_login_timeout(site):
-    served, tokens = site
+    served, tokens = site.served, site.setup
 
     async def main() -> dict:
         async with websockets.connect(f"ws://127.0.0.1:{served.http_port}/ws/bot/") as ws:
@@ -194,14 +191,14 @@ async def flood(port: int, before: bytes = b"", expect: bytes = b"") -> tuple[in
 
 
 def test_an_mmj_whitespace_flood_is_closed_with_reject_before_4_mb_before_log_in(site):
-    served, _ = site
+    served = site.served
     sent, said = asyncio.run(flood(served.mmj_port))
     assert sent < FLOOD_LIMIT, sent
     assert said.startswith(b"reject ") and b"RateLimited" in said, said
 
 
 def test_an_mmj_whitespace_flood_is_closed_with_reject_before_4_mb_after_log_in(site):
-    served, tokens = site
+    served, tokens = site.served, site.setup
     name = f"bob/{tokens['bob']}".encode()
     sent, said = asyncio.run(flood(served.mmj_port, b"mmj1c %d:%s\n" % (len(name), name), expect=b"mmj1s\n"))
     assert sent < FLOOD_LIMIT, sent
@@ -210,7 +207,7 @@ def test_an_mmj_whitespace_flood_is_closed_with_reject_before_4_mb_after_log_in(
 
 
 def test_a_whitespace_flood_over_the_mmj_websocket_is_closed_too(site):
-    served, _ = site
+    served = site.served
 
     async def main() -> list[str]:
         said: list[str] = []
@@ -240,7 +237,7 @@ def test_a_whitespace_flood_over_the_mmj_websocket_is_closed_too(site):
 
 
 def test_the_link_over_the_per_address_cap_is_refused_in_each_protocols_terms(site):
-    served, _ = site
+    served = site.served
     http = f"ws://127.0.0.1:{served.http_port}"
 
     async def main() -> tuple[list[str], bytes, list[str], list[str]]:
@@ -275,7 +272,7 @@ def test_the_link_over_the_per_address_cap_is_refused_in_each_protocols_terms(si
 
 
 def test_a_request_trickled_a_byte_at_a_time_is_closed_at_the_request_timeout(site):
-    served, _ = site
+    served = site.served
     request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{served.http_port}\r\nUser-Agent: {'x' * 200}\r\n\r\n".encode()
 
     async def main() -> tuple[float, bytes, int]:
@@ -304,7 +301,7 @@ def test_a_request_trickled_a_byte_at_a_time_is_closed_at_the_request_timeout(si
 
 
 def test_a_kept_alive_connection_serves_requests_and_then_times_out_idle(site):
-    served, _ = site
+    served = site.served
     request = f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{served.http_port}\r\n\r\n".encode()
 
     async def main() -> tuple[bytes, float, bytes]:
@@ -334,9 +331,8 @@ def slow_site(tmp_path_factory):
     """A server whose message allowance is tiny: only the questions' credit lets a client play on.
     No call floor, so the house bots move as fast as the clients answer."""
     env = {"FRAMES_PER_SECOND": str(SLOW_RATE), "FRAME_BURST": str(SLOW_BURST), "CALL_FLOOR_MS": "0"}
-    with serve(tmp_path_factory.mktemp("slow-frames"), SETUP, cribbage=False, ump=True, mmj=True, quiet=True,
-               env=env) as served:
-        yield served, json.loads(served.setup_output.strip().splitlines()[-1])
+    with served_site(tmp_path_factory, SiteSpec(SETUP, name="slow-frames", ump=True, mmj=True, env=env)) as site:
+        yield site
 
 
 async def play_for(play: Awaitable, seconds: float) -> None:
@@ -349,9 +345,9 @@ async def play_for(play: Awaitable, seconds: float) -> None:
 def test_ump_and_mmj_clients_answering_house_bots_at_their_pace_are_never_rate_limited(slow_site):
     from games.riichi.clients.umpbot import UmpBot
     from games.riichi.protocols import mmj
-    from tests.riichi_protocol import mmj_peer, ump_peer
+    from tests.riichi.transport import mmj_peer, ump_peer
 
-    served, tokens = slow_site
+    served, tokens = slow_site.served, slow_site.setup
     ump = ump_peer.Peer(UmpBot("ann", "ann", tokens["ann"], seed=1, options={"_bots": "3", "_preset": "tenhou-east"}))
     game = mmj_peer.table_with_bots(served.http_port, tokens["bob"])
     terminal = mmj_peer.Peer("bob", tokens["bob"], game=game)

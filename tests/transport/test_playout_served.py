@@ -31,7 +31,7 @@ django.setup()
 from django.core.management import call_command
 from accounts.models import User
 from accounts.tokens import token_for
-from games import lobby
+from games.service import lobby
 call_command("migrate", verbosity=0)
 # A fixed deal: with a random one the game may end in a bust within a hand or two, too soon for
 # the measurement to mean anything (this seed's play-out lasts seconds).

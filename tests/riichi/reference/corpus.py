@@ -8,7 +8,9 @@ when node_modules is missing.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -38,11 +40,23 @@ def npm_missing_reason() -> str | None:
 
 def ensure_node_modules() -> None:
     """Install the pinned packages of bench/majiang (majiang-core, majiang-ai, majiang-server:
-    ``npm ci``) unless all are installed already."""
-    if all((BENCH / "node_modules" / "@kobalab" / name / "package.json").is_file()
-           for name in ("majiang-core", "majiang-ai", "majiang-server")):
+    ``npm ci``) unless all are installed already. One process at a time (the suite's pytest-xdist
+    workers may both ask): ``npm ci`` starts by removing node_modules."""
+
+    def installed() -> bool:
+        return all((BENCH / "node_modules" / "@kobalab" / name / "package.json").is_file()
+                   for name in ("majiang-core", "majiang-ai", "majiang-server"))
+
+    if installed():
         return
-    proc = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=BENCH, capture_output=True, text=True)
+    folder = os.open(BENCH, os.O_RDONLY)  # the lock: on the folder itself, no file left behind
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        if installed():
+            return
+        proc = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=BENCH, capture_output=True, text=True)
+    finally:
+        os.close(folder)  # and with it the lock
     if proc.returncode != 0:
         raise RuntimeError(f"npm ci in {BENCH} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
 

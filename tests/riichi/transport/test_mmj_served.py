@@ -22,13 +22,13 @@ from games.riichi.engine.table import RiichiGame
 from games.riichi.protocols import mmj
 from games.riichi.protocols.ump import suited
 from tests.riichi.protocols.test_mmj_seat import expected_picture, terminal_picture
-from tests.riichi.reference.corpus import REPO, ensure_node_modules, npm_missing_reason
+from tests.riichi.reference.corpus import REPO
 from tests.riichi.transport.link import Database, Link, api, play
 from tests.riichi.transport.mmj_peer import Peer, table_with_bots
 from tests.riichi.transport.player import FramePlayer
 from tests.riichi.transport.test_sio_served import replay_both_ways
 from tests.riichi.transport.test_ump_served import peer as ump_peer
-from tests.served import serve
+from tests.served import SiteSpec
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
 pytestmark = pytest.mark.own_server
@@ -46,16 +46,8 @@ print(json.dumps({{name: token_for(User.objects.create_user(username=name, passw
 """
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    reason = npm_missing_reason()
-    if reason:
-        pytest.skip(reason)
-    ensure_node_modules()
-    path = tmp_path_factory.mktemp("mmj")
-    with serve(path, SETUP, cribbage=False, ump=True, mmj=True, quiet=True) as served:
-        tokens = json.loads(served.setup_output.strip().splitlines()[-1])
-        yield served, tokens, Database(path / "db.sqlite3")
+# The module's server (the `site` fixture, tests/conftest.py).
+SITE = SiteSpec(SETUP, name="mmj", ump=True, mmj=True, node=True)
 
 
 def plain(p: str) -> str:
@@ -224,7 +216,7 @@ def test_four_mmj_terminals_play_a_whole_game(site, tmp_path):
     number. The game is played to its end over TCP, every terminal's picture holds together after
     every message, its paifu replays through our engine and majiang-core, and no terminal ever
     saw a tile before the game showed it."""
-    served, tokens, database = site
+    served, tokens, database = site.served, site.setup, site.database
     game_id, peers = asyncio.run(four_play(served.mmj_port, served.http_port, tokens))
     assert database.game(game_id)[1] == "finished"
     watched = {p.name: p.watch[1] for p in peers}
@@ -261,7 +253,7 @@ def test_four_mmj_terminals_play_a_whole_game(site, tmp_path):
 def test_an_mmj_terminal_a_ump_client_a_native_client_and_a_house_bot_share_a_table(site, tmp_path):
     """nat opens a table on /ws/majiang/ with one house bot; uma joins it over UMP and mo over mmj,
     both by its number. All play to the end and saw the same game."""
-    served, tokens, _ = site
+    served, tokens = site.served, site.setup
 
     async def scenario():
         native = await Link.open(served.http_port, tokens["nat"], "nat")
@@ -379,14 +371,14 @@ async def bad_input(served, tokens, database) -> None:
 
 
 def test_bad_input_is_refused_and_changes_nothing(site):
-    served, tokens, database = site
+    served, tokens, database = site.served, site.setup, site.database
     asyncio.run(bad_input(served, tokens, database))
 
 
 def test_manage_py_mmjclient_plays_at_a_table_with_bots(site):
     """The reference terminal's command line, in bot mode, at a table with three house bots: it
     plays the game to its end and exits 0."""
-    served, tokens, database = site
+    served, tokens, database = site.served, site.setup, site.database
     game_id = table_with_bots(served.http_port, tokens["mo"])
     done = subprocess.run([sys.executable, "manage.py", "mmjclient", "127.0.0.1", str(served.mmj_port),
                            "--user", "mo", "--token", tokens["mo"], "--game", str(game_id), "--bot", "--quiet"],

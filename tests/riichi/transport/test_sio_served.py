@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from tests.riichi.reference.corpus import BENCH, REPO, ensure_node_modules, npm_missing_reason
+from tests.riichi.reference.corpus import BENCH, REPO
 from tests.riichi.transport.link import GAME_FRAMES, Database, Link, api
 from tests.riichi.transport.player import FramePlayer
 from tests.riichi.transport.sio import SioPeer, login, start_bot, to_frame, to_reply
-from tests.served import serve
+from tests.served import SiteSpec
 from tests.transport.test_token_revocation import revoke_on_the_token_page
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
@@ -52,16 +52,8 @@ print(json.dumps({{"tokens": tokens, "alice": {{"id": token.id, "key": key}}}}))
 EAST = {"preset": "east"}
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    reason = npm_missing_reason()
-    if reason:
-        pytest.skip(reason)
-    ensure_node_modules()
-    path = tmp_path_factory.mktemp("majiang-sio")
-    with serve(path, SETUP, cribbage=False, quiet=True) as served:
-        setup = json.loads(served.setup_output.strip().splitlines()[-1])
-        yield served.http_port, setup, Database(path / "db.sqlite3")
+# The module's server (the `site` fixture, tests/conftest.py).
+SITE = SiteSpec(SETUP, name="majiang-sio", node=True)
 
 
 def rest(port: int, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
@@ -121,7 +113,7 @@ async def wait_for(predicate, seconds: float = 60) -> None:
 def test_four_unmodified_majiang_bots_play_a_whole_east_game(site, tmp_path):
     """ann opens a table over REST (and so sits at it, as its host); four majiang-bots, ann's among
     them, take the seats by its number, accept by sitting down, play to the end and log out."""
-    port, setup, database = site
+    port, setup, database = site.port, site.setup, site.database
     tokens = setup["tokens"]
     players = ("ann", "ben", "cat", "dan")
     game_id = rest(port, tokens["ann"], "games/", {"game_type": "riichi", "mode": 4, "rules": EAST})["id"]
@@ -148,7 +140,7 @@ def test_a_bot_house_bots_and_a_native_client_share_a_table_and_a_restarted_bot_
     The bot is killed mid-game: its seat is away and played by the server. nat then ponders a
     question (the game waits mid-hand), a new majiang-bot process of the same user starts, takes
     its seat again (START, kaiju with the log, the hand so far, the question) and plays to the end."""
-    port, setup, database = site
+    port, setup, database = site.port, site.setup, site.database
     tokens = setup["tokens"]
     name = f"bot:{tokens['bot']}"
 
@@ -228,7 +220,7 @@ async def play_native(link: Link, player: FramePlayer, pause: asyncio.Event, pau
 
 
 def test_log_in_and_log_out(site, tmp_path):
-    port, setup, database = site
+    port, setup, database = site.port, site.setup, site.database
     tokens = setup["tokens"]
     # username:token logs in; a bare name, a wrong token, another user's token are refused, no cookie.
     status, cookie, _ = login(port, f"eve:{tokens['eve']}")
@@ -280,7 +272,7 @@ def test_refusals_get_the_documented_answer_and_change_nothing(site):
     """errs opens a timed table over REST with three house bots and sits down with socket.io-client;
     every malformed, wrong, doubled or late message is answered as documented and the game's log
     stays as it was."""
-    port, setup, database = site
+    port, setup, database = site.port, site.setup, site.database
     token = setup["tokens"]["errs"]
     game_id = rest(port, token, "games/", {"game_type": "riichi", "mode": 4, "rules": EAST,
                                            "time_control": {"per_decision": 30, "bank": 60}})["id"]
@@ -388,7 +380,7 @@ def test_refusals_get_the_documented_answer_and_change_nothing(site):
 
 
 def test_a_revoked_token_ends_the_connection_and_its_cookie(site):
-    port, setup, database = site
+    port, setup, database = site.port, site.setup, site.database
     alice = setup["alice"]
     _, cookie, _ = login(port, f"alice:{alice['key']}")
     game_id = rest(port, alice["key"], "games/", {"game_type": "riichi", "mode": 4, "rules": EAST})["id"]

@@ -17,12 +17,12 @@ import pytest
 
 from games.riichi.clients.umpbot import UmpBot
 from games.riichi.protocols import ump as codec
-from tests.riichi.reference.corpus import REPO, ensure_node_modules, npm_missing_reason
+from tests.riichi.reference.corpus import REPO
 from tests.riichi.transport.link import Database, Link, api, play
 from tests.riichi.transport.player import FramePlayer
 from tests.riichi.transport.test_sio_served import replay_both_ways
 from tests.riichi.transport.ump_peer import Peer, command, greedy
-from tests.served import serve
+from tests.served import SiteSpec, serve
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
 pytestmark = pytest.mark.own_server
@@ -45,16 +45,8 @@ SERVER_COMMANDS = {"hello", "error", "seat", "player", "gamestart", "gameend", "
                    "naki?", "say", "agari", "ryukyoku", "tenpai?", "_ex_"}
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    reason = npm_missing_reason()
-    if reason:
-        pytest.skip(reason)
-    ensure_node_modules()
-    path = tmp_path_factory.mktemp("ump")
-    with serve(path, SETUP, cribbage=False, ump=True, quiet=True) as served:
-        tokens = json.loads(served.setup_output.strip().splitlines()[-1])
-        yield served, tokens, Database(path / "db.sqlite3")
+# The module's server (the `site` fixture, tests/conftest.py).
+SITE = SiteSpec(SETUP, name="ump", ump=True, node=True)
 
 
 def peer(name: str, token: str, *, game: int | None = None, judgement=None, **options: str) -> Peer:
@@ -143,7 +135,7 @@ def test_four_ump_clients_play_a_whole_game(site, tmp_path, preset):
     """The project's bot opens a table; three greedy clients (every win, kan, call and riichi on
     offer) join it by number; the game is played to its end over TCP, its paifu replays through
     our engine and majiang-core, and no client ever saw another's tile before the game showed it."""
-    served, tokens, database = site
+    served, tokens, database = site.served, site.setup, site.database
     game_id, peers = asyncio.run(four_play(served.ump_port, tokens, preset))
     assert database.game(game_id)[1] == "finished"
     ends = {next(text.split(" ", 1)[1] for text in p.lines if command(text)[1] == "gameend") for p in peers}
@@ -167,7 +159,7 @@ def test_four_ump_clients_play_a_whole_game(site, tmp_path, preset):
 def test_a_ump_client_a_native_client_and_house_bots_share_a_table(site, tmp_path):
     """nat opens a table on /ws/majiang/ with two house bots; uma joins it over UMP by its number.
     Both play to the end and saw the same game: every discard uma was told of is one nat was."""
-    served, tokens, _ = site
+    served, tokens = site.served, site.setup
 
     async def scenario():
         native = await Link.open(served.http_port, tokens["nat"], "nat")
@@ -283,7 +275,7 @@ def test_bad_input_gets_the_documented_answer_and_changes_nothing(site):
     """Malformed lines, unknown commands, wrong serials, illegal and unexpected answers, NUL bytes,
     non-ASCII, an over-long line and a flood, before and after the log-in: each gets its ``error``
     (docs/protocols/ump.md), the game waits on its question unmoved, and another table plays on."""
-    asyncio.run(bad_input(*site))
+    asyncio.run(bad_input(site.served, site.setup, site.database))
 
 
 def test_a_killed_server_restarts_and_the_ump_bot_finishes_its_game(tmp_path):

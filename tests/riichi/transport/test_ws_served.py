@@ -6,7 +6,6 @@ documented answers and change nothing in the game's log. docs/protocols/majiang.
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
 import websockets
@@ -14,7 +13,7 @@ import websockets
 from games.riichi.protocols import majiang as codec
 from tests.riichi.transport.link import GAME_FRAMES, Database, Link, api, play
 from tests.riichi.transport.player import FramePlayer
-from tests.served import serve
+from tests.served import SiteSpec
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
 pytestmark = pytest.mark.own_server
@@ -28,7 +27,7 @@ django.setup()
 from django.core.management import call_command
 from accounts.models import User
 from accounts.tokens import token_for
-from games import lobby
+from games.service import lobby
 call_command("migrate", verbosity=0)
 tokens = {{name: token_for(User.objects.create_user(username=name, password=None)) for name in {NAMES!r}}}
 cribbage = lobby.create_table(User.objects.get(username="dee"), "cribbage", 2)
@@ -37,12 +36,8 @@ print(json.dumps({{"tokens": tokens, "cribbage": cribbage.id}}))
 EAST = {"preset": "east"}
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    path = tmp_path_factory.mktemp("majiang-served")
-    with serve(path, SETUP, cribbage=False, quiet=True) as served:
-        setup = json.loads(served.setup_output.strip().splitlines()[-1])
-        yield served.http_port, setup, Database(path / "db.sqlite3")
+# The module's server (the `site` fixture, tests/conftest.py).
+SITE = SiteSpec(SETUP, name="majiang-served")
 
 
 async def open_game(port: int, token: str, name: str, bots: int = 3, rules: dict | None = None) -> tuple[Link, int]:
@@ -70,7 +65,7 @@ async def wait_for(predicate, seconds: float = 30) -> None:
 
 
 def test_a_player_with_only_its_frames_plays_a_whole_east_game_against_three_house_bots(site):
-    port, setup, database = site
+    port, setup, database = site.port, site.setup, site.database
     token = setup["tokens"]["solo"]
 
     async def scenario():
@@ -112,7 +107,7 @@ def test_a_player_with_only_its_frames_plays_a_whole_east_game_against_three_hou
 
 
 def test_bad_replies_are_refused_with_the_documented_answer_and_change_nothing(site):
-    port, setup, database = site
+    port, setup, database = site.port, site.setup, site.database
     token = setup["tokens"]["errs"]
 
     async def scenario():
@@ -220,7 +215,7 @@ def test_a_dropped_player_is_played_by_the_server_and_comes_back_to_finish(site)
     """ann opens a table with two house bots, bob joins it by its number (both accept by sitting
     down); ann's link drops, the server plays her seat while bob plays on; bob then takes his
     time over a decision while ann comes back: kaiju, her current hand, and she finishes."""
-    port, setup, database = site
+    port, setup, database = site.port, site.setup, site.database
     tokens = setup["tokens"]
 
     async def scenario():
@@ -277,7 +272,7 @@ def bob_waiting(database: Database, game_id: int, bob_player: FramePlayer) -> bo
 
 
 def test_seating_and_session_errors(site):
-    port, setup, database = site
+    port, setup, database = site.port, site.setup, site.database
     tokens = setup["tokens"]
 
     async def scenario():
