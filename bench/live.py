@@ -164,7 +164,10 @@ print(json.dumps([[u.id, u.username, token_for(u)] for u in users]))
 SETUP_BENCH_TABLES = """
 import json, os
 from accounts.models import User
-from games import lobby
+try:  # the server tree may be of any revision: the service's package, or the earlier loose modules
+    from games.service import lobby
+except ImportError:
+    from games import lobby
 prefix, game_type = os.environ["BENCH_PREFIX"], os.environ["BENCH_GAME_TYPE"]
 mode, size = int(os.environ["BENCH_MODE"]), int(os.environ["BENCH_TABLE_SIZE"])
 users = list(User.objects.filter(username__startswith=prefix).order_by("id"))
