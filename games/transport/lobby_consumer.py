@@ -14,10 +14,7 @@ from games.core import db, validation
 from games.core.errors import GameError
 from games.service import door, presence
 from games.service.push import LOBBY_GROUP, event_of, game_group
-from games.transport.link import MAX_FRAME_BYTES, MAX_NESTING, MAX_SEAT, FatalError, LinkConsumer, parse_frame
-
-# The bounds of this protocol's frames are the link layer's, named here too (tests read them here).
-__all__ = ["MAX_FRAME_BYTES", "MAX_NESTING", "MAX_SEAT", "BotLobbyConsumer", "LobbyConsumer"]
+from games.transport.link import FatalError, LinkConsumer, parse_frame
 
 log = logging.getLogger(__name__)
 

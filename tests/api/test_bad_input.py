@@ -55,7 +55,7 @@ from games.core import validation
 from games.models import ChatMessage, Game
 from games.service import chat, door, lifecycle, lobby
 from games.site import pages as game_views
-from games.transport.lobby_consumer import MAX_NESTING, MAX_SEAT
+from games.transport.link import MAX_NESTING, MAX_SEAT
 from tests.api.conftest import state
 from tests.fuzz.strategies import GAME_IDS, Body, encode_body, nested, rest_bodies, sym, weighted
 from tests.fuzz.support import (

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from games.core.validation import is_encodable
 from games.cribbage.transport.framing import MAX_LINE_BYTES
 from games.riichi.engine.rule import DEFAULT_RULE as RIICHI_RULE
-from games.transport.lobby_consumer import MAX_FRAME_BYTES, MAX_NESTING
+from games.transport.link import MAX_FRAME_BYTES, MAX_NESTING
 from tests.fuzz.support import Legal, Sym
 
 
