@@ -91,6 +91,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from games.transport import lobby_frames  # noqa: E402 - pure, no Django: the clients read the lobby's frames
 
 LAG_SECONDS = 5.0  # a seat this far behind its table's latest v lost a frame
 SILENCE_SECONDS = 30.0  # a table this long without a frame lost one for every seat
@@ -383,47 +384,53 @@ async def _after_reply(seat: Seat, stats: Stats, choose: Choose) -> None:
 
 async def _seat_reader(seat: Seat, stats: Stats, choose: Choose) -> None:
     """Everything one client receives: its own game's frames drive its play."""
-    async for text in seat.ws:
+    async for frame in seat.ws:
         now = stats.last_frame = time.perf_counter()
-        table = seat.table
         if stats.inside(now):
             stats.frames += 1
-            stats.table_frames += table is not None and seat.marker in text
-        if text.startswith('{"type":"Error"'):
-            error = json.loads(text)
-            ref = error.get("ref")
-            if isinstance(ref, str) and ref.startswith("act:"):  # a move refused
-                stats.error(error["code"], now)
-                if seat.pending is not None and seat.pending[0] == ref:
-                    seat.pending = None
-                    await _after_reply(seat, stats, choose)
-            elif ref is not None:
-                seat.inbox.put_nowait(error)  # the answer to a set-up request
-            else:
-                stats.error(error["code"], now)
-            continue
-        if table is None or seat.marker not in text:
-            if text.startswith('{"type":"GameCreated"') and f'"host":{seat.user_id},' in text:
-                seat.inbox.put_nowait(json.loads(text))
-            continue
-        frame = json.loads(text)
-        kind = frame["type"]
-        table.heard = now
-        if kind == "GameMessages":
-            await _on_game_messages(seat, table, frame, stats, choose, now)
-        elif kind == "Snapshot":
-            await _on_snapshot(seat, table, frame, stats, choose, now)
-        elif kind == "ActionApplied":
-            if seat.pending is not None and seat.pending[0] == frame.get("ref"):
-                table.sent[frame["v"]] = seat.pending[1]
-                seat.floor = max(seat.floor, frame["v"])
+            stats.table_frames += seat.table is not None and seat.marker in frame
+        for text in lobby_frames.messages(frame):
+            await _on_message(seat, text, stats, choose, now)
+
+
+async def _on_message(seat: Seat, text: str, stats: Stats, choose: Choose, now: float) -> None:
+    """One message of a frame."""
+    table = seat.table
+    if text.startswith('{"type":"Error"'):
+        error = json.loads(text)
+        ref = error.get("ref")
+        if isinstance(ref, str) and ref.startswith("act:"):  # a move refused
+            stats.error(error["code"], now)
+            if seat.pending is not None and seat.pending[0] == ref:
                 seat.pending = None
-                stats.actions += stats.inside(now)
                 await _after_reply(seat, stats, choose)
-        elif kind == "GameStarted":
-            seat.position = next(p["position"] for p in frame["players"] if p["user"] == seat.user_id)
-        elif kind != "GameInactive":
-            seat.inbox.put_nowait(frame)  # set-up: UserJoinedGame, SetupAccepted, ...
+        elif ref is not None:
+            seat.inbox.put_nowait(error)  # the answer to a set-up request
+        else:
+            stats.error(error["code"], now)
+        return
+    if table is None or seat.marker not in text:
+        if text.startswith('{"type":"GameCreated"') and f'"host":{seat.user_id},' in text:
+            seat.inbox.put_nowait(json.loads(text))
+        return
+    frame = json.loads(text)
+    kind = frame["type"]
+    table.heard = now
+    if kind == "GameMessages":
+        await _on_game_messages(seat, table, frame, stats, choose, now)
+    elif kind == "Snapshot":
+        await _on_snapshot(seat, table, frame, stats, choose, now)
+    elif kind == "ActionApplied":
+        if seat.pending is not None and seat.pending[0] == frame.get("ref"):
+            table.sent[frame["v"]] = seat.pending[1]
+            seat.floor = max(seat.floor, frame["v"])
+            seat.pending = None
+            stats.actions += stats.inside(now)
+            await _after_reply(seat, stats, choose)
+    elif kind == "GameStarted":
+        seat.position = next(p["position"] for p in frame["players"] if p["user"] == seat.user_id)
+    elif kind != "GameInactive":
+        seat.inbox.put_nowait(frame)  # set-up: UserJoinedGame, SetupAccepted, ...
 
 
 async def _guarded(coroutine: Any, stats: Stats, name: str) -> None:
@@ -565,6 +572,12 @@ def _server_of(index: int, seats: int, servers: int, split: str) -> int:
     return index % servers if split == "seats" else (index // seats) % servers
 
 
+# Whether the bot clients follow the lobby (``--follow-lobby``): by default they do not, as a bot
+# at a table need not (docs/protocols/lobby.md, "Following the lobby"); every table's set-up,
+# start and end then reaches every client, as it did before lobby messages were scoped.
+FOLLOW_LOBBY = False
+
+
 async def _run(spec: GameSpec, ports: list[int], pids: list[int], split: str, users: list[list[Any]],
                tables: int, seconds: float, seed: int, open_tables: Callable[[], list[int]]) -> Stats:
     import websockets
@@ -579,7 +592,7 @@ async def _run(spec: GameSpec, ports: list[int], pids: list[int], split: str, us
         server = _server_of(index, spec.seats, len(ports), split)
         ws = await websockets.connect(f"ws://127.0.0.1:{ports[server]}/ws/bot/", compression=None, max_size=None,
                                       open_timeout=60, ping_interval=None)
-        await ws.send(json.dumps({"type": "Login", "version": 1, "token": token}))
+        await ws.send(json.dumps({"type": "Login", "version": 1, "token": token, "lobby": FOLLOW_LOBBY}))
         async with asyncio.timeout(60):
             while not (await ws.recv()).startswith('{"type":"Greetings"'):
                 pass
@@ -695,7 +708,7 @@ def _tracebacks(logs: list[Path]) -> list[str]:
 
 def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int = 1, split: str = "seats",
         workdir: Path | None = None, environ: dict[str, str] | None = None,
-        server_tree: Path | None = None) -> dict[str, Any]:
+        server_tree: Path | None = None, follow_lobby: bool = False) -> dict[str, Any]:
     """``tables`` concurrent games of ``game`` played by bot clients against ``daphnes`` Daphne
     child processes; the figures as a dict (see the module docstring). ``server_tree``: the
     checkout whose server to run (default: this one)."""
@@ -712,7 +725,7 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
     if workdir is None:
         with tempfile.TemporaryDirectory(prefix="live-bench-") as temporary:
             return run(game, tables, seconds, seed, daphnes=daphnes, split=split, workdir=Path(temporary),
-                       environ=env, server_tree=tree)
+                       environ=env, server_tree=tree, follow_lobby=follow_lobby)
     database = "PostgreSQL (DATABASE_URL)" if env.get("DATABASE_URL") else "SQLite file in a temp dir"
     if not env.get("DATABASE_URL"):
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'live.sqlite3'}"
@@ -735,6 +748,8 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
             servers.append(_start_daphne(tree, port, env, log))
         for server, port, log in zip(servers, ports, logs):
             _wait_listening(server, port, log)
+        global FOLLOW_LOBBY
+        FOLLOW_LOBBY = follow_lobby
         stats = asyncio.run(_run(spec, ports, [s.pid for s in servers], split, users, tables, seconds, seed,
                                  lambda: json.loads(_manage_shell(tree, SETUP_BENCH_TABLES, helper_env))))
         died = [n for n, server in enumerate(servers) if server.poll() is not None]
@@ -778,8 +793,11 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
         "gaps": stats.gaps,
         "stalls": stats.stalls,
         "late": stats.late,
+        "follow_lobby": follow_lobby,
         "frames": stats.frames,
         "table_frames": stats.table_frames,
+        "frames_per_action": round(stats.frames / max(1, stats.actions), 2),
+        "lobby_frames_per_action": round((stats.frames - stats.table_frames) / max(1, stats.actions), 2),
         "setup_retries": stats.setup_retries,
         "setup_failures": stats.setup_failures,
         "errors": stats.errors,
@@ -817,9 +835,10 @@ def describe(figures: dict[str, Any], indent: str = "  ") -> list[str]:
         f"{indent}dropped frames: {f['gaps']} gaps and {f['stalls']} stalls resynced, {f['setup_retries']} "
         f"GameCreated ({f['setup_failures']} tables gave up); {f['late']} pushes out of order; "
         f"errors {f['errors'] or 'none'}",
-        f"{indent}frames received: {f['frames']} ({f['frames'] / max(1, f['actions']):.1f} per action), "
+        f"{indent}frames received: {f['frames']} ({f['frames_per_action']} per action), "
         f"{f['table_frames']} of them about the client's own table, the rest lobby messages "
-        "(tables being set up, started, ended; clients connecting, entering games)",
+        f"({f['lobby_frames_per_action']} per action: tables being set up, started, ended; clients connecting, "
+        f"entering games; the clients {'follow' if f['follow_lobby'] else 'do not follow'} the lobby)",
         f"{indent}CPU cores busy: server {f['server_cpu_total']}"
         + (f" (per process {f['server_cpu']})" if f["daphnes"] > 1 else "")
         + f", bot clients {f['client_cpu']}; migrate and users {f['setup_seconds']}s, "
@@ -846,11 +865,13 @@ def main() -> None:
     parser.add_argument("--split", choices=("seats", "tables"), default="seats",
                         help="with several Daphnes: alternate the seats of each table (default), or whole tables")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--follow-lobby", action="store_true",
+                        help="the bot clients follow the lobby (every table's news), as every client did before")
     parser.add_argument("--server-tree", type=Path, default=None,
                         help="run the server of another checkout, e.g. `git archive HEAD` unpacked, for before figures")
     args = parser.parse_args()
     figures = run(args.game, args.tables, args.seconds, args.seed, daphnes=args.daphnes, split=args.split,
-                  server_tree=args.server_tree)
+                  server_tree=args.server_tree, follow_lobby=args.follow_lobby)
     print("Live path:", "\n".join(describe(figures)))
     print(json.dumps(figures))
 

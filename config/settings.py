@@ -125,6 +125,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # it be instead of naming a file per pytest-xdist worker after NAME (a file it cannot open).
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_PATH") or ":memory:"}
 
+# Lobby messages that reach a client following the lobby within this many milliseconds go out as
+# one frame (docs/protocols/lobby.md, "Following the lobby"); 0 sends each at once.
+LOBBY_TICK_MS = int(os.environ.get("LOBBY_TICK_MS", "100"))
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS = channel_layers(REDIS_URL, os.environ.get("REDIS_CHANNEL_LAYER", "core"))
 # Rate-limit counters and lock-outs: shared by every process when there is a Redis.

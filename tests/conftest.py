@@ -217,6 +217,14 @@ def make_user(django_user_model):
     return make
 
 
+def unbatch(frame: Any) -> list[Any]:
+    """The messages of one lobby-protocol frame: a ``LobbyMessages`` frame's, in order, or the
+    frame itself."""
+    if isinstance(frame, dict) and frame.get("type") == "LobbyMessages":
+        return list(frame["messages"])
+    return [frame]
+
+
 class Client:
     """A protocol client on the full ASGI app (routing, origin check, auth middleware)."""
 
@@ -225,6 +233,7 @@ class Client:
 
         self.comm = WebsocketCommunicator(application, path, headers=headers or [])
         self.received: list[dict[str, Any]] = []
+        self.unread: list[dict[str, Any]] = []
 
     async def connect(self) -> None:
         connected, _ = await self.comm.connect()
@@ -234,7 +243,11 @@ class Client:
         await self.comm.send_to(text_data=message if isinstance(message, str) else json.dumps(message))
 
     async def recv(self, timeout: float = 10) -> dict[str, Any]:
-        message = json.loads(await self.comm.receive_from(timeout=timeout))
+        """The next message: a frame's, or the next of a ``LobbyMessages`` frame's (the lobby
+        messages of one tick, docs/protocols/lobby.md)."""
+        if not self.unread:
+            self.unread.extend(unbatch(json.loads(await self.comm.receive_from(timeout=timeout))))
+        message = self.unread.pop(0)
         self.received.append(message)
         return message
 
@@ -255,7 +268,7 @@ class Client:
 
     async def drain(self, timeout: float = 0.3) -> list[dict[str, Any]]:
         out = []
-        while not await self.comm.receive_nothing(timeout=timeout):
+        while self.unread or not await self.comm.receive_nothing(timeout=timeout):
             out.append(await self.recv())
         return out
 

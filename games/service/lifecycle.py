@@ -14,6 +14,12 @@ from games.service import clocks, move_sql, moves, push
 from games.state import replay as state
 
 
+def _users_at(game_id: int) -> list[int]:
+    """The users seated at a game: a lobby message about it reaches them even when they do not
+    follow the lobby (games/service/push.py, ``to_lobby``)."""
+    return list(Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True))
+
+
 def forfeit(game: Game, seat: Seat) -> None:
     """A player left a game in progress: the server plays for them from now on. Called inside the
     caller's transaction with the row locked; the first step is played here, the rest is due at
@@ -28,7 +34,8 @@ def forfeit(game: Game, seat: Seat) -> None:
             cached.forfeited = True
     _seats_changed(game, entry)
     start = len(entry.history)
-    push.to_lobby({"type": "PlayerForfeited", "game": game.id, "user": seat.user_id, "position": seat.position})
+    push.to_lobby({"type": "PlayerForfeited", "game": game.id, "user": seat.user_id, "position": seat.position},
+                  game=game.id, users=_users_at(game.id))
     events = moves.auto_play(game, entry)
     moves.commit(game, entry, events, start)
 
@@ -89,7 +96,8 @@ def abort(game_id: int, *, adjourned_since: int | None = None) -> Game:
         game.status = Status.ABORTED
         game.ended = timezone.now()
         game.save(update_fields=["status", "ended"])
-        push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status})
+        push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status},
+                      game=game.id, users=_users_at(game.id))
     return game
 
 
@@ -114,7 +122,8 @@ def adjourn(game_id: int, absent_since: int, seq: int, gone_since: int) -> bool:
         game.status = Status.ADJOURNED
         game.absent_since_ms = gone_since
         game.save(update_fields=["status", "absent_since_ms"])
-        push.to_lobby({"type": "GameAdjourned", "game": game.id, "status": game.status})
+        push.to_lobby({"type": "GameAdjourned", "game": game.id, "status": game.status},
+                      game=game.id, users=_users_at(game.id))
     return True
 
 
@@ -132,7 +141,8 @@ def resume(game_id: int) -> bool:
         game.absent_since_ms = None
         game.save(update_fields=["status", "absent_since_ms"])
         if adjourned:
-            push.to_lobby({"type": "GameResumed", "game": game.id, "status": game.status})
+            push.to_lobby({"type": "GameResumed", "game": game.id, "status": game.status},
+                          game=game.id, users=_users_at(game.id))
     if adjourned:
         moves.play_due(game_id)  # a house bot's turn that was due when play stopped
     return adjourned

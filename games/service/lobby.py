@@ -109,6 +109,15 @@ def _assign_teams(game: Game, seats: list[Seat]) -> None:
         seat.team = mode.team_of(seat.slot) if mode and game.arrangement == Arrangement.TEAMS else None
 
 
+def _announce(game: Game, message: dict[str, Any], seats: Any) -> None:
+    """``message`` to the lobby, and to the users at the table (``seats``, and a user the message
+    says left it) whether or not they follow the lobby."""
+    users = [seat.user_id for seat in seats]
+    if message.get("type") == "UserLeftGame":
+        users.append(message["user"])
+    push.to_lobby(message, game=game.id, users=users)
+
+
 def _setup_changed(game: Game, event: dict[str, Any]) -> None:
     """Reset acceptances, renumber slots, bump the version and announce ``event``."""
     seats = list(_seats(game))
@@ -119,7 +128,7 @@ def _setup_changed(game: Game, event: dict[str, Any]) -> None:
     Seat.objects.bulk_update(seats, ["slot", "accepted", "team"])
     game.setup_version += 1
     game.save(update_fields=["setup_version", "mode", "arrangement", "host", "status"])
-    push.to_lobby({**event, "game": game.id, "setup": setup_state(game, seats)})
+    _announce(game, {**event, "game": game.id, "setup": setup_state(game, seats)}, seats)
 
 
 def _check_rules(game_type: GameType, mode: Mode, rules: dict[str, Any]) -> None:
@@ -175,9 +184,9 @@ def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: in
         )
         seat = Seat.objects.create(game=game, user=user, slot=0)
         seats = [seat]
-        push.to_lobby({"type": "GameCreated", "game": game.id, "display_number": game.display_number,
-                       "game_type": game.game_type, "mode": game.mode, "host": user.id,
-                       "setup": setup_state(game, seats)})
+        _announce(game, {"type": "GameCreated", "game": game.id, "display_number": game.display_number,
+                         "game_type": game.game_type, "mode": game.mode, "host": user.id,
+                         "setup": setup_state(game, seats)}, seats)
         _maybe_start(game)
     return game
 
@@ -306,7 +315,7 @@ def close_orphaned(game_id: int) -> bool:
             game.status = Status.ABORTED
             game.ended = timezone.now()
             game.save(update_fields=["status", "ended"])
-            push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status})
+            _announce(game, {"type": "GameInactive", "game": game.id, "status": game.status}, seats)
     return True
 
 
@@ -317,8 +326,8 @@ def _remove(game: Game, seat: Seat, event: dict[str, Any]) -> None:
         game.status = Status.ABORTED
         game.ended = timezone.now()
         game.save(update_fields=["status", "ended"])
-        push.to_lobby({**event, "game": game.id, "setup": setup_state(game, [])})
-        push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status})
+        _announce(game, {**event, "game": game.id, "setup": setup_state(game, [])}, [seat])
+        _announce(game, {"type": "GameInactive", "game": game.id, "status": game.status}, [seat])
         return
     if game.host_id == seat.user_id:
         game.host_id = remaining[0].user_id
@@ -409,8 +418,8 @@ def accept(user: User, game_id: int, version: int | None = None) -> Game:
             raise Conflict("AlreadyAccepted", "you have already accepted this setup")
         seat.accepted = True
         seat.save(update_fields=["accepted"])
-        push.to_lobby({"type": "SetupAccepted", "game": game.id, "user": user.id,
-                       "setup": setup_state(game)})
+        _announce(game, {"type": "SetupAccepted", "game": game.id, "user": user.id,
+                         "setup": setup_state(game)}, _seats(game))
         _maybe_start(game)
     return game
 

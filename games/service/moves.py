@@ -195,7 +195,8 @@ def _finish_if_over(game: Game, entry: state.Replayed) -> None:
         game.ended = timezone.now()
         game.result = entry.engine.result()
         store.store_record(game, entry)
-        push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status, "result": game.result})
+        push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status, "result": game.result},
+                      game=game.id, users=[s.user_id for s in entry.seats or state.seated(game)])
 
 
 def commit(game: Game, entry: state.Replayed, events: list[Event], start: int) -> None:
@@ -272,7 +273,8 @@ def start_game(game: Game, seats: list[Seat]) -> None:
         events += _append(game, entry, seat, action_type, params)
     events += auto_play(game, entry)
     push.to_lobby({"type": "GameStarted", "game": game.id, "display_number": game.display_number,
-                   "game_type": game.game_type, "mode": game.mode, "players": state.players(entry.seats)})
+                   "game_type": game.game_type, "mode": game.mode, "players": state.players(entry.seats)},
+                  game=game.id, users=[s.user_id for s in entry.seats])
     commit(game, entry, events, start)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from accounts.models import User
 from config import channel_layers
@@ -71,13 +71,15 @@ def beat(now: int | None = None) -> list[int]:
 
 
 def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | None,
-            with_history: bool = True) -> dict[str, Any]:
+            with_history: bool = True, lobby: bool = True) -> dict[str, Any]:
     """Register a client and build its Greetings.
 
     ``known`` maps the games the client already knows to how many history messages it has;
     only the missing messages are sent, and the setup details of a known game are left out.
     ``with_history=False`` leaves every game's messages out (a page that follows one game and
-    asks for its snapshot need not receive every game's history).
+    asks for its snapshot need not receive every game's history). ``lobby=False`` (a client that
+    does not follow the lobby, docs/protocols/lobby.md "Following the lobby"): only what concerns
+    the client, its user's own tables and games, the games it names, and their users; no lobby chat.
     """
     entered = None
     if rejoin is not None and Seat.objects.filter(
@@ -94,15 +96,42 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
     # Back, now that the connection is on record: games of theirs stopped for want of players go
     # on, before the lists below are read (games/service/abandon.py).
     abandon.returned(user)
+    picture = _picture(user, known, entered, with_history, lobby)
+    inactive = picture.pop("inactive_games")
+    greetings: dict[str, Any] = {"type": "Greetings", "client": client.id, "user": user.id, **picture}
+    if inactive:
+        greetings["inactive_games"] = inactive
+    if entered is not None:
+        greetings["entered_game"] = entered
+    return greetings
 
+
+def lobby_state(user: User) -> dict[str, Any]:
+    """What a client that starts following the lobby needs to draw it: Greetings' users, tables
+    being set up, games in progress (without their history messages) and lobby chat."""
+    picture = _picture(user, {}, None, False, True)
+    del picture["inactive_games"]
+    return picture
+
+
+def _picture(user: User, known: dict[int, int], entered: int | None, with_history: bool,
+             lobby: bool) -> dict[str, Any]:
+    """Greetings' lists (``connect``)."""
+    setting_up_q = Game.objects.filter(status=Status.SETUP)
+    active_q = Game.objects.filter(status__in=[Status.ACTIVE, Status.ADJOURNED])
+    if not lobby:
+        # Not following the lobby: its own games only, so a log-in costs what the client's
+        # tables hold, not what the whole site holds.
+        own = Q(seats__user=user) | Q(id__in=[*known, *([entered] if entered else [])])
+        setting_up_q, active_q = setting_up_q.filter(own).distinct(), active_q.filter(own).distinct()
     setting_up = list(
-        Game.objects.filter(status=Status.SETUP)
+        setting_up_q
         .select_related("host")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("slot")))
         .order_by("id")
     )
     active = list(
-        Game.objects.filter(status__in=[Status.ACTIVE, Status.ADJOURNED])
+        active_q
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position")))
         .order_by("id")
     )
@@ -138,7 +167,8 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
     inactive = sorted(game_id for game_id in known if game_id not in active_ids)
 
     user_ids = {user.id}
-    user_ids.update(Client.objects.values_list("user_id", flat=True))
+    if lobby:
+        user_ids.update(Client.objects.values_list("user_id", flat=True))
     for game in setting_up + active:
         user_ids.update(s.user_id for s in game.seats.all())
     users = []
@@ -154,24 +184,29 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
             entry["clients"] = clients_by_user[u.id]
         users.append(entry)
 
-    greetings: dict[str, Any] = {
-        "type": "Greetings",
-        "client": client.id,
-        "user": user.id,
+    return {
         "users": users,
         "games_being_set_up": [setup_state(g, list(g.seats.all())) for g in setting_up],
         "games": games,
-        "chat": chat.recent_chat(None),
+        "chat": chat.recent_chat(None) if lobby else [],
+        "inactive_games": inactive,
     }
-    if inactive:
-        greetings["inactive_games"] = inactive
-    if entered is not None:
-        greetings["entered_game"] = entered
-    return greetings
 
 
-def disconnect(client_id: int) -> None:
+def disconnect(client_id: int, user_id: int | None = None) -> list[int]:
+    """Drop the client's row; the other users at ``user_id``'s tables (``table_mates``), who hear
+    of it whether or not they follow the lobby."""
     Client.objects.filter(id=client_id).delete()
+    return table_mates(user_id) if user_id is not None else []
+
+
+def table_mates(user_id: int) -> list[int]:
+    """The other users seated with ``user_id`` at a table being set up or a game not over: who
+    comes and goes concerns them (a CRIBBAGEBBER table says when an opponent leaves or is back),
+    whether or not they follow the lobby."""
+    games = Seat.objects.filter(user_id=user_id, game__status__in=[Status.SETUP, Status.ACTIVE, Status.ADJOURNED])
+    return sorted(set(Seat.objects.filter(game_id__in=games.values("game_id")).exclude(user_id=user_id)
+                      .values_list("user_id", flat=True)))
 
 
 def enter(client_id: int, game_id: int | None) -> None:

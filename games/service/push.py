@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
@@ -20,10 +21,18 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 # Who receives what (docs/architecture.md, "Groups"): the lobby group gets what the lobby shows
-# (tables being set up, games started and ended, who is online, lobby chat) and never a move; a
-# user's group gets that user's own seat view of every game they play; a game's group gets the
-# spectators' view of its moves and its table chat, for the clients that entered it.
+# (tables being set up, games started and ended, who is online, lobby chat) and never a move; only
+# the clients that follow the lobby are in it (a lobby page, a seed 003 client unless it says
+# otherwise). A user's group gets that user's own seat view of every game they play; a game's
+# group gets the spectators' view of its moves and its table chat, for the clients that entered it.
+# A lobby message about a game also reaches the users at its table and the clients that entered it
+# when they do not follow the lobby: a copy to their own groups, marked ``LOBBY_COPY``, that a
+# client following the lobby passes over (the lobby group brings it the original).
 LOBBY_GROUP = "lobby"
+# The mark of a lobby group's event (``lobby``: a follower of the lobby may hold it back for the
+# tick, games/transport/lobby_consumer.py) and of a lobby message's copy to the users it concerns.
+LOBBY = "lobby"
+LOBBY_COPY = "lobby_copy"
 
 log = logging.getLogger(__name__)
 
@@ -36,16 +45,21 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-Delivery = tuple[str, dict[str, Any], list[int]]  # group, message, users to skip
+# group, message, users to skip[, LOBBY or LOBBY_COPY]
+Delivery = tuple[str, dict[str, Any], list[int]] | tuple[str, dict[str, Any], list[int], str]
 
 
 Event = tuple[str, dict[str, Any]]  # group, channel-layer event
 
 
-def event_of(message: dict[str, Any], skip_users: list[int] | None = None) -> dict[str, Any]:
+def event_of(message: dict[str, Any], skip_users: list[int] | None = None, mark: str | None = None) -> dict[str, Any]:
     """The channel-layer event of ``message`` for every receiver alike, encoded once (a lobby
-    message reaches every client: encoding it per client cost as much as sending it)."""
-    return {"type": "push.message", "text": encode(message), "skip_users": skip_users or []}
+    message reaches every client: encoding it per client cost as much as sending it). ``mark``:
+    ``LOBBY`` for the lobby group's events, ``LOBBY_COPY`` for their copies to the users concerned."""
+    event = {"type": "push.message", "text": encode(message), "skip_users": skip_users or []}
+    if mark is not None:
+        event[mark] = True
+    return event
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -65,7 +79,11 @@ def _events(deliveries: list[Delivery]) -> list[Event]:
     text as it is (no encoding per client on the event loop), and the channel layer carries only
     strings (the Redis layer's msgpack refuses the int keys a game's view may have; JSON makes
     them strings, as every client sees them anyway)."""
-    return [(group, event_of(message, skip_users)) for group, message, skip_users in deliveries]
+    events: list[Event] = []
+    for delivery in deliveries:
+        group, message, skip_users = delivery[:3]
+        events.append((group, event_of(message, skip_users, delivery[3] if len(delivery) > 3 else None)))
+    return events
 
 
 def message_of(event: dict[str, Any]) -> dict[str, Any]:
@@ -78,8 +96,7 @@ async def _send_all(events: list[Event]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    for group, event in events:
-        await layer.group_send(group, event)
+    await send_events(layer, events)
 
 
 # The server's event loop and the queue its sender task reads (``serve_on``). A database thread
@@ -197,8 +214,44 @@ def send_on_commit(group: str, message: dict[str, Any], *, skip_users: list[int]
     send_many_on_commit([(group, message, skip_users or [])])
 
 
-def to_lobby(message: dict[str, Any], *, skip_users: list[int] | None = None) -> None:
-    send_on_commit(LOBBY_GROUP, message, skip_users=skip_users)
+def to_lobby(message: dict[str, Any], *, game: int | None = None, users: Iterable[int] = ()) -> None:
+    """``message`` to the lobby once the current transaction commits: to every client that follows
+    the lobby, and to those that do not but whom it concerns: ``users`` (the users at ``game``'s
+    table, or a user who just left it) and the clients that entered ``game``."""
+    deliveries = lobby_deliveries(message, game=game, users=users)
+    send_many_on_commit(deliveries)
+
+
+def lobby_deliveries(message: dict[str, Any], *, game: int | None = None, users: Iterable[int] = ()) -> list[Delivery]:
+    """The deliveries of a lobby message (``to_lobby``): the lobby group's, then its copies."""
+    concerned = sorted(set(users))
+    deliveries: list[Delivery] = [(LOBBY_GROUP, message, [], LOBBY)]
+    deliveries += [(user_group(user_id), message, [], LOBBY_COPY) for user_id in concerned]
+    if game is not None:
+        deliveries.append((game_group(game), message, concerned, LOBBY_COPY))
+    return deliveries
+
+
+def lobby_events(message: dict[str, Any], *, users: Iterable[int] = (), skip_client: int | None = None) -> list[Event]:
+    """The channel-layer events of a lobby message a link sends itself (who connected, who entered
+    a game), as ``to_lobby`` delivers them; ``skip_client``: the link that says it."""
+    events = _events(lobby_deliveries(message, users=users))
+    if skip_client is not None:
+        for _, event in events:
+            event["skip_client"] = skip_client
+    return events
+
+
+async def send_events(layer: Any, events: list[Event]) -> None:
+    """Send ``events`` through ``layer`` now, in order (a link's own lobby messages). A layer that
+    has ``group_send_many`` carries the pushes of one change together (one round trip, not one a
+    group)."""
+    send_many_groups = getattr(layer, "group_send_many", None)
+    if send_many_groups is not None:
+        await send_many_groups(events)
+        return
+    for group, event in events:
+        await layer.group_send(group, event)
 
 
 def to_game(game_id: int, seated_users: list[int], message: dict[str, Any]) -> None:

@@ -23,8 +23,8 @@ from accounts import login_limits
 from accounts.models import USERNAME_MAX_BYTES, User
 from games.core import db, limits, validation
 from games.core.errors import GameError
-from games.service import door, presence
-from games.service.push import LOBBY_GROUP, event_of, user_group
+from games.service import door, presence, push
+from games.service.push import LOBBY, LOBBY_COPY, LOBBY_GROUP, user_group
 from games.transport.guard import GuardedConsumer, LoginWatch
 
 # A JSON protocol's frame (the lobby's, Majiang's): its bytes and its depth.
@@ -105,12 +105,14 @@ def authenticate(message: dict[str, Any], session_user: Any = None,
     return user, token_id
 
 
-def connected(client_id: int, user: User) -> dict[str, Any]:
-    """The lobby's ``ClientConnected`` for a new connection, as a channel-layer event that passes
-    over the new connection itself."""
-    return {"type": "push.message", "skip_users": [], "skip_client": client_id,
-            "message": {"type": "ClientConnected", "client": client_id, "user": user.id,
-                        "username": user.username}}
+def connected(client_id: int, user: User, mates: list[int]) -> list[push.Event]:
+    """The lobby's ``ClientConnected`` for a new connection, as channel-layer events that pass
+    over the new connection itself: the lobby's, and a copy to each of ``mates`` (the users at the
+    user's tables). A message, not text: a lobby client leaves out a username it knows already."""
+    message = {"type": "ClientConnected", "client": client_id, "user": user.id, "username": user.username}
+    return [(group, {"type": "push.message", "skip_users": [], "skip_client": client_id, "message": message,
+                     mark: True})
+            for group, mark in [(LOBBY_GROUP, LOBBY), *((user_group(mate), LOBBY_COPY) for mate in mates)]]
 
 
 class Link(LoginWatch):
@@ -125,6 +127,9 @@ class Link(LoginWatch):
     client_id: int | None = None  # the presence row's id: the link is logged in while it has one
     groups: tuple[str, ...] = ()  # the channel-layer groups it listens to, in the order joined
     allowance: limits.Bucket
+    # Whether the link follows the lobby (is in its group): a lobby page, a seed 003 client unless
+    # it says otherwise. One that does not hears only what concerns it (docs/protocols/lobby.md).
+    follows_lobby: bool = False
 
     # What the rate limit says, in the protocol's words for its frames.
     FLOOD = "too many messages on this connection"
@@ -142,23 +147,48 @@ class Link(LoginWatch):
 
     async def start_link(self, user: User, greet: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
                          known: dict[int, int] | None = None, rejoin: int | None = None,
-                         with_history: bool = False) -> dict[str, Any] | None:
+                         with_history: bool = False, lobby: bool = False) -> dict[str, Any] | None:
         """Take ``user``'s logged-in link's place in the lobby: count the connection (the
         greetings of ``presence.connect``; ``GameError`` ``TooManyConnections``), listen to the
-        lobby's and the user's groups, look at the log-in again (``token_id``, ``session_key``: set
-        them first), ``greet`` the client with the greetings if given, and tell the lobby. The
-        greetings; None if the log-in ended meanwhile (the link is being closed)."""
+        user's group and, if ``lobby``, the lobby's, look at the log-in again (``token_id``,
+        ``session_key``: set them first), ``greet`` the client with the greetings if given, and
+        tell the lobby and the users at the user's tables. The greetings; None if the log-in ended
+        meanwhile (the link is being closed)."""
         self.user = user
-        greetings = await db.call(presence.connect, user, self.channel_name, known or {}, rejoin, with_history)
+        greetings = await db.call(presence.connect, user, self.channel_name, known or {}, rejoin, with_history,
+                                  lobby)
         self.client_id = greetings["client"]
-        await self.join_group(LOBBY_GROUP)
+        if lobby:
+            await self.follow_lobby()
         await self.join_group(user_group(user.id))
         if not await self.still_logged_in():
             return None
+        mates = await db.call(presence.table_mates, user.id)
         if greet is not None:
             await greet(greetings)  # before the lobby hears of the link: the client sees itself come
-        await self.channel_layer.group_send(LOBBY_GROUP, connected(self.client_id, user))
+        await push.send_events(self.channel_layer, connected(self.client_id, user, mates))
         return greetings
+
+    async def follow_lobby(self) -> None:
+        """Listen to the lobby's group from now on."""
+        if not self.follows_lobby:
+            await self.join_group(LOBBY_GROUP)
+            self.follows_lobby = True
+
+    async def unfollow_lobby(self) -> None:
+        """Hear only what concerns the link from now on."""
+        if self.follows_lobby:
+            await self.leave_group(LOBBY_GROUP)
+            self.follows_lobby = False
+
+    def wants(self, event: dict[str, Any]) -> bool:
+        """Whether a pushed event is for this link: not its own announcement, not for a user it
+        passes over, and not a lobby message's copy when the lobby's group brings the original."""
+        if self.user is None or self.user.id in event.get("skip_users", ()):
+            return False
+        if event.get("skip_client") is not None and event.get("skip_client") == self.client_id:
+            return False
+        return not (event.get(LOBBY_COPY) and self.follows_lobby)
 
     async def join_group(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
@@ -175,19 +205,21 @@ class Link(LoginWatch):
         second call finds nothing left to do."""
         client_id, self.client_id = self.client_id, None
         groups, self.groups = self.groups, ()
+        self.follows_lobby = False
+        mates: list[int] = []
         try:
             for group in groups:
                 await self.channel_layer.group_discard(group, self.channel_name)
         finally:
             try:
                 if client_id is not None:
-                    await db.call(presence.disconnect, client_id)
+                    mates = await db.call(presence.disconnect, client_id, self.user.id if self.user else None)
             finally:
                 if left is not None:
                     await left()
         if client_id is not None:
-            await self.channel_layer.group_send(LOBBY_GROUP, event_of({"type": "ClientDisconnected",
-                                                                       "client": client_id}))
+            await push.send_events(self.channel_layer,
+                                   push.lobby_events({"type": "ClientDisconnected", "client": client_id}, users=mates))
 
     # -- what the client sends --------------------------------------------------------------------
 

@@ -6,21 +6,31 @@ and forwards what the service pushes. No game rule lives here.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
 
+from django.conf import settings
+
 from games.core import db, validation
 from games.core.errors import GameError
-from games.service import door, presence
-from games.service.push import LOBBY_GROUP, event_of, game_group
+from games.service import door, presence, push
+from games.service.push import LOBBY, game_group
 from games.transport.link import FatalError, LinkConsumer, parse_frame
+from games.transport.lobby_frames import batch
 
 log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
 # A client's request id, echoed in the reply.
 MAX_REF = 200
+
+
+def lobby_tick() -> float:
+    """Seconds a lobby message may be held so that those of one tick go out as one frame
+    (``LOBBY_TICK_MS``; 0 sends each at once)."""
+    return max(0.0, float(getattr(settings, "LOBBY_TICK_MS", 100))) / 1000
 
 
 def _game(message: dict[str, Any], key: str = "game", *, optional: bool = False) -> int | None:
@@ -55,13 +65,54 @@ class LobbyConsumer(LinkConsumer):
 
     async def connect(self) -> None:
         self.known_users: set[int] = set()
+        # Lobby messages held for the tick, as JSON text, oldest first; the tick's timer; whether
+        # they are held until further notice (until Greetings or a subscription's state is out).
+        self.held: list[str] = []
+        self.tick: asyncio.TimerHandle | None = None
+        self.holding = False
+        self.flushes: set[asyncio.Task[None]] = set()
         await super().connect()
 
     async def cleanup(self) -> None:
         """Leave the groups (the entered game's too), drop the presence row, tell the lobby; once,
         whatever happened before."""
         self.entered = None
+        if self.tick is not None:
+            self.tick.cancel()
+            self.tick = None
+        self.held = []
         await self.end_link()
+
+    # -- frames to the client: lobby messages of one tick together --------------------------------
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        """Every frame to the client: the lobby messages held before it go first, so the client
+        sees everything in the order it happened."""
+        if self.held and not self.holding:
+            await self.flush_held()
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    async def flush_held(self) -> None:
+        held, self.held = self.held, []
+        if held:
+            await super().send(text_data=batch(held))
+
+    def hold(self, text: str) -> None:
+        self.held.append(text)
+        if self.tick is None and not self.holding:
+            self.tick = asyncio.get_running_loop().call_later(lobby_tick(), self._tick)
+
+    def _tick(self) -> None:
+        self.tick = None
+        if self.held and not self.holding:
+            task = asyncio.ensure_future(self.flush_held())
+            self.flushes.add(task)  # the loop keeps only a weak reference
+            task.add_done_callback(self.flushes.discard)
+
+    async def release(self) -> None:
+        """Stop holding lobby messages until further notice: send what was held."""
+        self.holding = False
+        await self.flush_held()
 
     async def internal_error(self, message: dict[str, Any]) -> None:
         if message.get("type") != "websocket.receive":
@@ -136,9 +187,17 @@ class LobbyConsumer(LinkConsumer):
         with_history = message.get("history", True)
         if not isinstance(with_history, bool):
             raise FatalError("InvalidMessageFormat", "history must be true or false")
+        lobby = message.get("lobby", True)
+        if not isinstance(lobby, bool):
+            raise FatalError("InvalidMessageFormat", "lobby must be true or false")
         user = await self.authenticate_link(message)
-        greetings = await self.start_link(user, greet=self.send_json, known=known, rejoin=rejoin,
-                                          with_history=with_history)
+        # Greetings come first: lobby messages that arrive meanwhile wait for them.
+        self.holding = True
+        try:
+            greetings = await self.start_link(user, greet=self.send_json, known=known, rejoin=rejoin,
+                                              with_history=with_history, lobby=lobby)
+        finally:
+            await self.release()
         if greetings is None:
             return
         self.known_users.update(entry["user"] for entry in greetings["users"])
@@ -163,8 +222,35 @@ class LobbyConsumer(LinkConsumer):
             await self.join_group(game_group(game_id))
 
     async def _entered(self, game_id: int | None) -> None:
-        await self.channel_layer.group_send(LOBBY_GROUP, event_of(
+        await push.send_events(self.channel_layer, push.lobby_events(
             {"type": "ClientEnteredGame", "client": self.client_id, "game": game_id}))
+
+    async def subscribe_lobby(self, message: dict[str, Any]) -> None:
+        """Follow the lobby from now on: its state now, then every lobby message after it. The
+        group is joined before the state is read (overlap, never a gap), and what arrives
+        meanwhile is held until the state is out."""
+        if self.follows_lobby:
+            raise GameError("AlreadyFollowingLobby", "this connection follows the lobby already")
+        self.holding = True
+        try:
+            await self.follow_lobby()
+            state = await self._call(presence.lobby_state, self.user)
+            self.known_users.update(entry["user"] for entry in state["users"])
+            await self.send_json(self._reply({"type": "LobbySubscribed", **state}, message))
+        finally:
+            await self.release()
+
+    async def unsubscribe_lobby(self, message: dict[str, Any]) -> None:
+        """Hear only what concerns this connection from now on."""
+        await self.unfollow_lobby()
+        self.held = []  # a lobby message not yet sent is no longer wanted
+        await self.send_json(self._reply({"type": "LobbyUnsubscribed"}, message))
+
+    @staticmethod
+    def _reply(reply: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+        if message.get("ref") is not None:
+            reply["ref"] = message["ref"]
+        return reply
 
     async def create_game(self, message: dict[str, Any]) -> None:
         # The same reading as POST /api/games/ (games/core/validation.py): same fields, same codes.
@@ -238,25 +324,29 @@ class LobbyConsumer(LinkConsumer):
         "DoGameAction": do_game_action,
         "Resync": resync,
         "Chat": chat,
+        "SubscribeLobby": subscribe_lobby,
+        "UnsubscribeLobby": unsubscribe_lobby,
     }
 
     # -- Pushes from the service -----------------------------------------------------------------
 
     async def push_message(self, event: dict[str, Any]) -> None:
-        if self.user is None or self.user.id in event.get("skip_users", ()):
-            return
-        if event.get("skip_client") == self.client_id:
+        if not self.wants(event):
             return
         if "text" in event:
-            await self.send(text_data=event["text"])  # encoded once for every receiver (games/service/push.py)
+            text = event["text"]  # encoded once for every receiver (games/service/push.py)
+        else:
+            message = event["message"]
+            if message["type"] == "ClientConnected":
+                # The seed sends the username only to clients that do not know the user yet.
+                if message["user"] in self.known_users:
+                    message = {k: v for k, v in message.items() if k != "username"}
+                self.known_users.add(message["user"])
+            text = json.dumps(message, separators=(",", ":"))
+        if event.get(LOBBY) and lobby_tick() > 0:
+            self.hold(text)  # the lobby messages of one tick go out as one frame
             return
-        message = event["message"]
-        if message["type"] == "ClientConnected":
-            # The seed sends the username only to clients that do not know the user yet.
-            if message["user"] in self.known_users:
-                message = {k: v for k, v in message.items() if k != "username"}
-            self.known_users.add(message["user"])
-        await self.send_json(message)
+        await self.send(text_data=text)
 
 
 class BotLobbyConsumer(LobbyConsumer):

@@ -452,6 +452,9 @@ const socket = new LobbySocket({
   knownGames: () => (state.history.length ? [{ game: gameId, history_size: state.history.length }] : []),
   // The page's Snapshot brings the history; Greetings need not.
   withHistory: false,
+  // A table page follows its table, not the lobby: what concerns it still comes (its game's
+  // start, end and forfeits, its set-up, its chat), every other table's news does not.
+  lobby: false,
   onMessage: handle,
   onStatus: (status, detail) => {
     els.conn.textContent = describeStatus(status, detail);

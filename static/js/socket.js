@@ -17,12 +17,16 @@ export class LobbySocket {
    * @param {() => Array<{game:number, history_size:number}>} [options.knownGames]
    * @param {boolean} [options.withHistory] false: Greetings without any game's history messages
    *   (a page that draws no move, or fetches its one game's Snapshot, needs none).
+   * @param {boolean} [options.lobby] false: do not follow the lobby (a table page): only the
+   *   messages about this user's own tables and the game the page entered arrive.
    * @param {(message: object) => void} options.onMessage every server message, Greetings included.
    * @param {(status: string, detail?: object) => void} [options.onStatus]
    *   "connecting" | "online" | "offline" (will retry) | "closed" (gave up: FatalError).
    */
-  constructor({ path = "/ws/lobby/", knownGames = () => [], withHistory = true, onMessage, onStatus = () => {} }) {
+  constructor({ path = "/ws/lobby/", knownGames = () => [], withHistory = true, lobby = true, onMessage,
+    onStatus = () => {} }) {
     this.withHistory = withHistory;
+    this.lobby = lobby;
     this.path = path;
     this.knownGames = knownGames;
     this.onMessage = onMessage;
@@ -78,6 +82,7 @@ export class LobbySocket {
       const games = this.knownGames();
       if (games && games.length) login.games = games;
       if (!this.withHistory) login.history = false;
+      if (!this.lobby) login.lobby = false;
       ws.send(JSON.stringify(login));
     });
 
@@ -89,18 +94,9 @@ export class LobbySocket {
         return; // the server only sends JSON; anything else is not ours to interpret
       }
       if (!message || typeof message.type !== "string") return;
-      if (message.type === "Greetings") {
-        this.loggedIn = true;
-        this.attempts = 0;
-        this.setStatus("online");
-      } else if (message.type === "FatalError") {
-        this.fatal = message;
-      }
-      if (message.ref !== undefined && message.ref !== null) {
-        message.request = this.pending.get(message.ref) || null;
-        this.pending.delete(message.ref);
-      }
-      this.onMessage(message);
+      // The lobby messages of one tick come in one frame, in order.
+      const batch = message.type === "LobbyMessages" && Array.isArray(message.messages);
+      for (const one of batch ? message.messages : [message]) this.receive(one);
     });
 
     ws.addEventListener("close", () => {
@@ -123,6 +119,23 @@ export class LobbySocket {
       this.setStatus("offline", { retryIn: delay });
       this.timer = setTimeout(() => this.open(), delay);
     });
+  }
+
+  /** One server message: a frame's, or one of a LobbyMessages frame's. */
+  receive(message) {
+    if (!message || typeof message.type !== "string") return;
+    if (message.type === "Greetings") {
+      this.loggedIn = true;
+      this.attempts = 0;
+      this.setStatus("online");
+    } else if (message.type === "FatalError") {
+      this.fatal = message;
+    }
+    if (message.ref !== undefined && message.ref !== null) {
+      message.request = this.pending.get(message.ref) || null;
+      this.pending.delete(message.ref);
+    }
+    this.onMessage(message);
   }
 
   /**

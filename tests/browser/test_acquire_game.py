@@ -308,8 +308,11 @@ _CREATE_TIMED = """async ({mode, start, increment}) => {
   const next = (test) => new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("no answer")), 10000);
     ws.addEventListener("message", function listen(event) {
-      const msg = JSON.parse(event.data);
-      if (test(msg)) { clearTimeout(timer); ws.removeEventListener("message", listen); resolve(msg); }
+      const frame = JSON.parse(event.data);
+      // A LobbyMessages frame holds the lobby messages of one tick (docs/protocols/lobby.md).
+      const messages = frame.type === "LobbyMessages" ? frame.messages : [frame];
+      const msg = messages.find(test);
+      if (msg) { clearTimeout(timer); ws.removeEventListener("message", listen); resolve(msg); }
     });
   });
   await new Promise((resolve) => ws.addEventListener("open", resolve, { once: true }));

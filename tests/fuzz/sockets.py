@@ -37,6 +37,7 @@ class JsonSocket:
         self.transcript: list[str] = []
         self.closed: int | None | bool = False  # False while open, else the close code (None: none given)
         self.received: list[dict[str, Any]] = []
+        self.unread: list[dict[str, Any]] = []
 
     def context(self) -> str:
         return f"{self.name} transcript (last 12):\n  " + "\n  ".join(self.transcript[-12:])
@@ -55,7 +56,10 @@ class JsonSocket:
                         f"{self.context()}") from crash
 
     async def next(self, timeout: float = 10) -> dict[str, Any] | None:
-        """The next message (checked), or None once the server closed the socket."""
+        """The next message (checked), or None once the server closed the socket. The messages of
+        a ``LobbyMessages`` frame (one tick's lobby messages) come one by one."""
+        if self.unread:
+            return self.unread.pop(0)
         try:
             output = await self.comm.receive_output(timeout)
         except TimeoutError:
@@ -72,6 +76,14 @@ class JsonSocket:
         message = strict_json(output["text"])
         self.transcript.append(f"S: {short(message, 200)}")
         assert isinstance(message, dict) and isinstance(message.get("type"), str), (self.name, message)
+        if message["type"] == "LobbyMessages":
+            batch = message["messages"]
+            assert len(batch) >= 2 and all(isinstance(m, dict) and isinstance(m.get("type"), str)
+                                           and m["type"] not in ("Error", "FatalError", "LobbyMessages")
+                                           for m in batch), (self.name, message)
+            self.received.extend(batch)
+            self.unread.extend(batch[1:])
+            return batch[0]
         if message["type"] in ("Error", "FatalError"):
             assert isinstance(message.get("code"), str) and CODE.match(message["code"]), message
             assert isinstance(message.get("reason"), str) and message["reason"], message
@@ -91,8 +103,10 @@ class JsonSocket:
                 return out
 
     async def drain(self) -> None:
+        self.unread.clear()
         while not self.closed and not await self.comm.receive_nothing(timeout=0.05):
             await self.next()
+        self.unread.clear()
 
     async def close(self) -> None:
         """Disconnect (as the server's side of a closed socket does) and wait for the consumer to end

@@ -21,6 +21,7 @@ import psycopg
 import pytest
 import websockets
 
+from tests.conftest import unbatch
 from tests.served import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,6 +98,13 @@ def cluster():
 class Peer:
     def __init__(self, socket_: websockets.ClientConnection) -> None:
         self.ws = socket_
+        self.unread: list[dict] = []
+
+    async def next(self) -> dict:
+        """The next message (one at a time from a ``LobbyMessages`` frame)."""
+        if not self.unread:
+            self.unread.extend(unbatch(json.loads(await self.ws.recv())))
+        return self.unread.pop(0)
 
     @classmethod
     async def login(cls, port: int, token: str) -> tuple[Peer, dict]:
@@ -111,14 +119,14 @@ class Peer:
     async def expect(self, type_: str, timeout: float = 10, **match) -> dict:
         async with asyncio.timeout(timeout):
             while True:
-                message = json.loads(await self.ws.recv())
+                message = await self.next()
                 if message["type"] == type_ and all(message.get(k) == v for k, v in match.items()):
                     return message
 
     async def reply(self, types: set[str], timeout: float = 10) -> dict:
         async with asyncio.timeout(timeout):
             while True:
-                message = json.loads(await self.ws.recv())
+                message = await self.next()
                 if message["type"] in types:
                     return message
 
@@ -128,7 +136,7 @@ class Peer:
         may arrive first)."""
         async with asyncio.timeout(timeout):
             while True:
-                message = json.loads(await self.ws.recv())
+                message = await self.next()
                 if message["type"] == "Error" or (message["type"] == "ClientEnteredGame"
                                                   and message["client"] == client):
                     return message

@@ -17,6 +17,7 @@ import time
 import pytest
 import websockets
 
+from tests.conftest import unbatch
 from tests.served import serve
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
@@ -59,12 +60,12 @@ async def round_trip(ws: websockets.ClientConnection, ended: asyncio.Event, game
     start = time.monotonic()
     await ws.send(json.dumps({"type": "Resync", "game": 10**9}))
     while True:
-        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
-        if message["type"] == "GameInactive" and message["game"] == game_id:
-            ended.set()
-        if message["type"] == "Error":
-            assert message["code"] == "UnknownGame", message
-            return time.monotonic() - start
+        for message in unbatch(json.loads(await asyncio.wait_for(ws.recv(), 30))):
+            if message["type"] == "GameInactive" and message["game"] == game_id:
+                ended.set()
+            if message["type"] == "Error":
+                assert message["code"] == "UnknownGame", message
+                return time.monotonic() - start
 
 
 def test_another_client_is_served_while_the_server_plays_out_a_game(tmp_path):

@@ -14,10 +14,12 @@ recording client made them:
 - ``{"link": "http", "op": "http", "method": ..., "path": ..., "headers": {...}, "body": ...,
   "status": 200, "response_headers": {...}, "response": "..."}``: one HTTP request and its answer.
 
-Each link's own order is what is compared: the replay reads every link separately, so messages of
-two links may come in either order between them (as they may on any run), but a link's messages
-must come in the recorded order. Sessions are written so that each step's messages have all
-arrived before the next step (a client waits for its answer before it sends again).
+A ``LobbyMessages`` frame (the lobby messages of one tick) is read as the messages it holds
+(``games/transport/lobby_frames.py``): how many share a frame depends on timing. Each link's own order is what is
+compared: the replay reads every link separately, so messages of two links may come in either order
+between them (as they may on any run), but a link's messages must come in the recorded order.
+Sessions are written so that each step's messages have all arrived before the next step (a client
+waits for its answer before it sends again).
 
 The text is stored as it was received; ``normalise`` takes out only what legitimately differs from
 run to run, and is applied to both sides before they are compared."""
@@ -36,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+
+from games.transport import lobby_frames
 
 SESSIONS = Path(__file__).with_name("sessions")
 PROTOCOLS = ("lobby", "majiang", "sio", "ump", "mmj", "cribbage", "rest")
@@ -125,7 +129,8 @@ class WsChannel(Channel):
                     # long the session took, so it is answered here and kept out of the session.
                     await self.ws.send("3")
                     continue
-                await self.inbox.put(message)
+                for part in lobby_frames.messages(message):
+                    await self.inbox.put(part)
         except websockets.ConnectionClosed:
             pass
         received = self.ws.protocol.close_rcvd  # the close frame the server sent, if any

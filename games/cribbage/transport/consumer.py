@@ -24,7 +24,6 @@ from games.cribbage.transport import gateway
 from games.cribbage.transport.framing import Breach, frame_to_line
 from games.models import Status
 from games.service import door, presence, push
-from games.service.push import LOBBY_GROUP
 from games.transport.link import FatalError, LinkConsumer
 from games.transport.origin import SameOriginValidator
 
@@ -279,8 +278,8 @@ class CribbageConsumer(LinkConsumer):
         self._reset_table()
         await self.join_group(table_group(game_id))
         await self._call(presence.enter, self.client_id, game_id)
-        await self.channel_layer.group_send(
-            LOBBY_GROUP, push.event_of({"type": "ClientEnteredGame", "client": self.client_id, "game": game_id}))
+        await push.send_events(self.channel_layer, push.lobby_events(
+            {"type": "ClientEnteredGame", "client": self.client_id, "game": game_id}))
         state = await self._state()
         self.players = dict(state.players)
         self.host = state.host
@@ -440,9 +439,7 @@ class CribbageConsumer(LinkConsumer):
     # -- pushes from the platform -------------------------------------------------------------------
 
     async def push_message(self, event: dict[str, Any]) -> None:
-        if self.stage != TABLE or self.user is None or self.user.id in event.get("skip_users", ()):
-            return
-        if event.get("skip_client") is not None and event.get("skip_client") == self.client_id:
+        if self.stage != TABLE or not self.wants(event):
             return
         message = push.message_of(event)
         kind = message.get("type")

@@ -25,7 +25,6 @@ from games.models import Status
 from games.riichi.protocols import majiang as codec
 from games.riichi.transport import gateway
 from games.service import door, presence, push
-from games.service.push import LOBBY_GROUP
 
 # Refusals that say the reply itself was wrong: the question still stands and is asked again.
 # Any other refusal (an old or doubled seq, a question already gone) is answered with the error only.
@@ -135,7 +134,7 @@ class SeatLink:
         self.game_id, self.status = game_id, status
         self.resumed = status != Status.SETUP
         await db.call(presence.enter, self.client_id, game_id)
-        await self.layer.group_send(LOBBY_GROUP, push.event_of(
+        await push.send_events(self.layer, push.lobby_events(
             {"type": "ClientEnteredGame", "client": self.client_id, "game": game_id}))
         if status == Status.SETUP:
             await self.table(await db.call(gateway.setup, game_id))
@@ -186,9 +185,11 @@ class SeatLink:
     # -- pushes from the platform ---------------------------------------------------------------------
 
     async def push(self, event: dict[str, Any]) -> None:
-        """A ``push.message`` from the lobby group or the user's own group."""
+        """A ``push.message`` to the user's own group (its seat's moves, and the lobby's messages about
+        its table)."""
         if self.game_id is None or self.ended:
             return
+        # A seat link never follows the lobby: a lobby message's copy to its user is for it.
         if self.user.id in event.get("skip_users", ()) or event.get("skip_client") == self.client_id:
             return
         message = push.message_of(event)

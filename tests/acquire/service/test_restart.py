@@ -35,6 +35,7 @@ import pytest
 import websockets
 
 from tests.acquire.service.test_ws_game import Player, drive, settle
+from tests.conftest import unbatch
 
 # Its server is a child on the embedded default whatever the configuration (tests/served.py).
 pytestmark = pytest.mark.own_server
@@ -154,6 +155,7 @@ class SocketClient:
     def __init__(self, ws: websockets.ClientConnection) -> None:
         self.ws = ws
         self.received: list[dict[str, Any]] = []
+        self.unread: list[dict[str, Any]] = []
 
     @classmethod
     async def login(cls, port: int, account: Account, **extra: Any) -> tuple[SocketClient, dict[str, Any]]:
@@ -165,10 +167,13 @@ class SocketClient:
         await self.ws.send(json.dumps(message))
 
     async def recv(self, timeout: float = 10) -> dict[str, Any]:
-        async with asyncio.timeout(timeout):
-            frame = json.loads(await self.ws.recv())
-        self.received.append(frame)
-        return frame
+        """The next message (one at a time from a ``LobbyMessages`` frame)."""
+        if not self.unread:
+            async with asyncio.timeout(timeout):
+                self.unread.extend(unbatch(json.loads(await self.ws.recv())))
+        message = self.unread.pop(0)
+        self.received.append(message)
+        return message
 
     async def expect(self, type_: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
         while True:
