@@ -18,7 +18,7 @@ run: setup migrate
 # The suite runs in TEST_WORKERS processes (pytest-xdist; `auto`: one per core); tests/conftest.py
 # says which tests share a worker.
 TEST_WORKERS ?= auto
-test: setup-test chromium axe
+test: setup-test chromium axe haproxy
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 setup: $(VENV)/.installed-run
@@ -42,6 +42,26 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+# tests/scaleout/test_balancer.py and `make cluster` put Debian's HAProxy in front of the servers.
+# Debian installs it in /usr/sbin, which a user's PATH may lack.
+haproxy:
+	@command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq haproxy; }
+
+# HAProxy in front of WORKERS server processes on one PostgreSQL and one Redis, in the foreground
+# until Ctrl-C (deploy/cluster.py, docs/deployment.md). HAProxy listens on HOST, PORT and the
+# three TCP ports, as `make run` does; DATABASE_URL and REDIS_URL from the environment, else these.
+WORKERS ?= 2
+cluster: DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+cluster: REDIS_URL ?= redis://127.0.0.1:6379/0
+cluster: setup haproxy
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	DATABASE_URL='$(DATABASE_URL)' REDIS_URL='$(REDIS_URL)' $(BIN)/python deploy/cluster.py --workers $(WORKERS) \
+		--host $(HOST) --port $(PORT) --cribbage-port $(CRIBBAGE_PORT) --ump-port $(UMP_PORT) --mmj-port $(MMJ_PORT)
+
+.PHONY: haproxy cluster
 
 # axe-core, pinned in tests/js/package-lock.json, is injected into pages by the accessibility test;
 # `npm ci` runs only when the lock file is newer than the installed copy.

@@ -260,6 +260,10 @@ MAX_CONNECTIONS_PER_ADDRESS = int(env_number("MAX_CONNECTIONS_PER_ADDRESS", 64))
 # from X-Forwarded-Port/-Proto), so every per-address limit counts clients, not the proxy. Only
 # behind a proxy that sets them: a client reaching the server directly could claim any address.
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+# The TCP line ports (CRIBBAGEBBER, UMP, mmj) behind a TCP proxy that says who connected with the
+# PROXY protocol (version 1, HAProxy's `send-proxy`; deploy/cluster.py): each connection must then
+# begin with that header, and its address is the client's. Only behind such a proxy.
+TCP_PROXY_PROTOCOL = env_bool("TCP_PROXY_PROTOCOL", False)
 # WebSocket: how long the server waits for a client's answer to its close frame before it drops the
 # connection. Autobahn's own 1 s drops a slow client (a phone, a busy bot) with a TCP reset, which
 # throws away the FatalError it had not read yet; a client library waits 10 s on its side.

@@ -9,7 +9,9 @@ before it belongs to the terminator) instead of one line per frame. A protocol h
 server writes, and the longest line it accepts. Each protocol is then a codec plus a consumer.
 
 The scope has no headers, so no cookie and no Origin: the consumer treats the link as a program,
-which logs in with its protocol's own credentials.
+which logs in with its protocol's own credentials. Behind a TCP proxy (``proxy_protocol``) each
+connection begins with the proxy's PROXY protocol header (version 1), which names the client: the
+per-address limits then count clients, not the proxy.
 
 Nothing here knows a game. The byte-level breaches a WebSocket never shows the consumer (a NUL
 in the stream, bytes that are not UTF-8, a line over the limit with no end in sight) reach it as
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import socket
 from collections.abc import Awaitable, Callable
@@ -137,8 +140,9 @@ class LineServer:
                  port: int = 0, close_timeout: float = CLOSE_TIMEOUT, *,
                  max_pending_lines: int = MAX_PENDING_LINES, idle_timeout: float = IDLE_TIMEOUT,
                  write_timeout: float = WRITE_TIMEOUT, bytes_per_second: float = BYTES_PER_SECOND,
-                 byte_burst: int = BYTE_BURST) -> None:
+                 byte_burst: int = BYTE_BURST, proxy_protocol: bool = False) -> None:
         self.application = application
+        self.proxy_protocol = proxy_protocol
         self.protocol = protocol
         self.host = host
         self.port = port
@@ -186,7 +190,8 @@ class LineServer:
         """Each open link's lines read and not yet handled."""
         return [link.inbox.qsize() for link in self._links.values()]
 
-    def scope(self, writer: asyncio.StreamWriter) -> Message:
+    def scope(self, writer: asyncio.StreamWriter, client: list[Any] | None = None) -> Message:
+        """The link's WebSocket scope; ``client``: the address a proxy named, else the peer's."""
         return {
             "type": "websocket",
             "asgi": {"version": "3.0"},
@@ -195,7 +200,7 @@ class LineServer:
             "root_path": "",
             "query_string": b"",
             "headers": [],  # no cookie, no Origin: the consumer wants the protocol's own log-in
-            "client": _address(writer.get_extra_info("peername")),
+            "client": client or _address(writer.get_extra_info("peername")),
             "server": _address(writer.get_extra_info("sockname")),
             "subprotocols": [],
         }
@@ -204,9 +209,19 @@ class LineServer:
         """One connection, one application instance, for as long as either keeps the link."""
         task = asyncio.current_task()
         assert task is not None
+        client = None
+        if self.proxy_protocol:
+            try:
+                client = await asyncio.wait_for(proxy_header(reader), PROXY_HEADER_TIMEOUT)
+            except (ValueError, TimeoutError, ConnectionError, asyncio.IncompleteReadError,
+                    asyncio.LimitOverrunError) as refused:
+                # Only the proxy connects here: anything else is no client to serve.
+                log.warning("%s link without a valid PROXY header: %s", self.protocol.name, refused)
+                writer.close()
+                return
         link = _Link(self, reader, writer)
         self._links[task] = link
-        scope = self.scope(writer)
+        scope = self.scope(writer, client)
         app = asyncio.ensure_future(self.application(scope, link.inbox.get, link.send))
         reading = asyncio.ensure_future(link.read())
         # A consumer that stops (or crashes) ends the link; nobody is left to take what the
@@ -340,6 +355,32 @@ class _Link:
         except ConnectionError:
             return 1006  # dropped, not closed: WebSocket's "abnormal closure"
         return 1001 if self.timed_out else 1000
+
+
+# The PROXY protocol's version 1 header: at most 107 bytes with its CRLF (HAProxy's proxy-protocol.txt).
+PROXY_HEADER_MAX = 107
+PROXY_HEADER_TIMEOUT = 5.0
+
+
+async def proxy_header(reader: asyncio.StreamReader) -> list[Any] | None:
+    """Read a PROXY protocol version 1 header (``PROXY TCP4 <src> <dst> <sport> <dport>\r\n``, or
+    ``PROXY UNKNOWN ...``) and return the client's address it names ([host, port]; None for
+    UNKNOWN: the proxy's own check, which has none). ``ValueError`` if it is not one."""
+    line = await reader.readuntil(b"\r\n")
+    if len(line) > PROXY_HEADER_MAX:
+        raise ValueError("a PROXY header is at most 107 bytes")
+    parts = line[:-2].decode("ascii").split(" ")
+    if parts[:1] != ["PROXY"] or len(parts) < 2:
+        raise ValueError(f"not a PROXY header: {line[:40]!r}")
+    if parts[1] == "UNKNOWN":
+        return None
+    if parts[1] not in ("TCP4", "TCP6") or len(parts) != 6:
+        raise ValueError(f"not a PROXY header: {line[:40]!r}")
+    source = ipaddress.ip_address(parts[2])
+    port = int(parts[4])
+    if not 0 <= port <= 65535 or (source.version == 4) != (parts[1] == "TCP4"):
+        raise ValueError(f"not a PROXY header: {line[:40]!r}")
+    return [str(source), port]
 
 
 def _address(address: Any) -> list[Any] | None:

@@ -55,8 +55,10 @@ class Command(BaseCommand):
 
         host, port = options["host"], options["port"]
         line_ports = ((CRIBBAGEBBER, options["cribbage_port"]), (UMP, options["ump_port"]), (MMJ, options["mmj_port"]))
-        # The token page tells bots these ports (accounts/views.py): say the ones served here.
-        settings.CRIBBAGE_PORT, settings.UMP_PORT, settings.MMJ_PORT = (port for _, port in line_ports)
+        # The token page tells bots these ports (accounts/views.py): say the ones served here. Behind a
+        # proxy the bots connect to the proxy's ports, which the settings say (deploy/cluster.py).
+        if not settings.BEHIND_PROXY:
+            settings.CRIBBAGE_PORT, settings.UMP_PORT, settings.MMJ_PORT = (port for _, port in line_ports)
         verbosity = options["verbosity"]
         server = Server(
             application=guarantee_single_callable(application),
@@ -108,6 +110,7 @@ class Command(BaseCommand):
                                               max_pending_lines=settings.TCP_MAX_PENDING_LINES,
                                               idle_timeout=settings.TCP_IDLE_TIMEOUT_SECONDS,
                                               write_timeout=settings.TCP_WRITE_TIMEOUT_SECONDS,
+                                              proxy_protocol=settings.TCP_PROXY_PROTOCOL,
                                               bytes_per_second=settings.BYTES_PER_SECOND,
                                               byte_burst=settings.BYTE_BURST),
                                    server, failed, verbosity)
