@@ -66,6 +66,16 @@ helper process (``manage.py shell``, which migrates first); the first tables are
 lobby code in a helper process while the clients are connected (the same code the consumer calls,
 without the broadcast of every set-up step to every client); everything after that is WebSocket.
 
+``--balancer`` runs the ``--daphnes`` servers as ``make cluster`` does (``manage.py serve`` behind
+HAProxy, deploy/cluster.py; PostgreSQL and Redis) and connects every client to HAProxy, which gives
+each WebSocket to the process with the fewest: about half of every table's seats on each, as
+``--split seats``. HAProxy's CPU is reported beside the servers'.
+
+The bot clients log in with ``"lobby": false``: a bot at a table does not follow the lobby
+(docs/protocols/lobby.md, "Following the lobby"), so it hears its own table's set-up, start and end
+and nothing of the other tables'. ``--follow-lobby`` makes them follow it, as every client did
+before lobby messages were scoped. Reported: frames per action, and of them the lobby's.
+
 The last line printed is one JSON object with the figures. ``run()`` is what bench/acquire.py part
 (b) calls.
 """
@@ -708,7 +718,7 @@ def _tracebacks(logs: list[Path]) -> list[str]:
 
 def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int = 1, split: str = "seats",
         workdir: Path | None = None, environ: dict[str, str] | None = None,
-        server_tree: Path | None = None, follow_lobby: bool = False) -> dict[str, Any]:
+        server_tree: Path | None = None, follow_lobby: bool = False, balancer: bool = False) -> dict[str, Any]:
     """``tables`` concurrent games of ``game`` played by bot clients against ``daphnes`` Daphne
     child processes; the figures as a dict (see the module docstring). ``server_tree``: the
     checkout whose server to run (default: this one)."""
@@ -720,12 +730,16 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
     if daphnes > 1 and not env.get("REDIS_URL"):
         raise SystemExit(f"--daphnes {daphnes} needs REDIS_URL: only the Redis channel layer carries a push "
                          "from the process that applied a move to clients connected to another")
+    postgres = env.get("DATABASE_URL", "").startswith("postgres")
+    if balancer and (tree != ROOT or not env.get("REDIS_URL") or not postgres):
+        raise SystemExit("--balancer runs this checkout's `make cluster` servers: it needs DATABASE_URL (PostgreSQL) "
+                         "and REDIS_URL, and no --server-tree")
     if split not in ("seats", "tables"):
         raise ValueError(f"split is 'seats' or 'tables', not {split!r}")
     if workdir is None:
         with tempfile.TemporaryDirectory(prefix="live-bench-") as temporary:
             return run(game, tables, seconds, seed, daphnes=daphnes, split=split, workdir=Path(temporary),
-                       environ=env, server_tree=tree, follow_lobby=follow_lobby)
+                       environ=env, server_tree=tree, follow_lobby=follow_lobby, balancer=balancer)
     database = "PostgreSQL (DATABASE_URL)" if env.get("DATABASE_URL") else "SQLite file in a temp dir"
     if not env.get("DATABASE_URL"):
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'live.sqlite3'}"
@@ -743,18 +757,37 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
     ports = [_free_port() for _ in range(daphnes)]
     logs = [workdir / f"daphne-{n}.log" for n in range(daphnes)]
     servers: list[subprocess.Popen[bytes]] = []
+    cluster = None
+    balancer_cpu = None
     try:
-        for port, log in zip(ports, logs):
-            servers.append(_start_daphne(tree, port, env, log))
-        for server, port, log in zip(servers, ports, logs):
-            _wait_listening(server, port, log)
+        if balancer:
+            # The servers of `make cluster` (manage.py serve) behind HAProxy, which every client
+            # connects to; HAProxy gives each WebSocket to the process with the fewest.
+            from deploy.cluster import Cluster
+
+            cluster = Cluster(daphnes, port=0, cribbage_port=0, ump_port=0, mmj_port=0, worker_port=0,
+                              env=env, run_dir=workdir / "cluster")
+            cluster.start()
+            servers = [process for process in cluster.processes if process is not None]
+            ports = [cluster.front.http]
+            logs = [cluster.run_dir / f"{name}.log" for name in cluster.names]
+        else:
+            for port, log in zip(ports, logs):
+                servers.append(_start_daphne(tree, port, env, log))
+            for server, port, log in zip(servers, ports, logs):
+                _wait_listening(server, port, log)
         global FOLLOW_LOBBY
         FOLLOW_LOBBY = follow_lobby
-        stats = asyncio.run(_run(spec, ports, [s.pid for s in servers], split, users, tables, seconds, seed,
+        pids = [s.pid for s in servers] + ([cluster.haproxy.pid] if cluster and cluster.haproxy else [])
+        stats = asyncio.run(_run(spec, ports, pids, split, users, tables, seconds, seed,
                                  lambda: json.loads(_manage_shell(tree, SETUP_BENCH_TABLES, helper_env))))
+        if cluster is not None:
+            *stats.server_cpu, balancer_cpu = stats.server_cpu
         died = [n for n, server in enumerate(servers) if server.poll() is not None]
         tracebacks = _tracebacks(logs)
     finally:
+        if cluster is not None:
+            cluster.stop()
         for server in servers:
             server.terminate()
         for server in servers:
@@ -807,6 +840,8 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
         "servers_died": died,
         "server_cpu": [round(cpu, 2) for cpu in stats.server_cpu],
         "server_cpu_total": round(sum(stats.server_cpu), 2),
+        "balancer": balancer,
+        "balancer_cpu": round(balancer_cpu, 2) if balancer_cpu is not None else None,
         "client_cpu": round(stats.client_cpu, 2),
         "database": database,
         "channel_layer": layer,
@@ -820,7 +855,9 @@ def describe(figures: dict[str, Any], indent: str = "  ") -> list[str]:
     """The figures of one run as readable lines."""
     f = figures
     servers = f"{f['daphnes']} Daphne process" + ("es" if f["daphnes"] > 1 else "")
-    if f["daphnes"] > 1:
+    if f.get("balancer"):
+        servers += " behind HAProxy"
+    if f["daphnes"] > 1 and not f.get("balancer"):
         servers += f" (split by {f['split']})"
     lines = [
         f"{f['tables']} {f['game']} tables ({f['mode']}) at once, {f['clients']} bot clients, {servers}; "
@@ -841,6 +878,7 @@ def describe(figures: dict[str, Any], indent: str = "  ") -> list[str]:
         f"entering games; the clients {'follow' if f['follow_lobby'] else 'do not follow'} the lobby)",
         f"{indent}CPU cores busy: server {f['server_cpu_total']}"
         + (f" (per process {f['server_cpu']})" if f["daphnes"] > 1 else "")
+        + (f", HAProxy {f['balancer_cpu']}" if f["balancer"] else "")
         + f", bot clients {f['client_cpu']}; migrate and users {f['setup_seconds']}s, "
         f"logins and tables {f['ready_seconds']}s",
     ]
@@ -865,13 +903,15 @@ def main() -> None:
     parser.add_argument("--split", choices=("seats", "tables"), default="seats",
                         help="with several Daphnes: alternate the seats of each table (default), or whole tables")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--balancer", action="store_true",
+                        help="the --daphnes servers behind HAProxy (deploy/cluster.py), every client connected to it")
     parser.add_argument("--follow-lobby", action="store_true",
                         help="the bot clients follow the lobby (every table's news), as every client did before")
     parser.add_argument("--server-tree", type=Path, default=None,
                         help="run the server of another checkout, e.g. `git archive HEAD` unpacked, for before figures")
     args = parser.parse_args()
     figures = run(args.game, args.tables, args.seconds, args.seed, daphnes=args.daphnes, split=args.split,
-                  server_tree=args.server_tree, follow_lobby=args.follow_lobby)
+                  server_tree=args.server_tree, follow_lobby=args.follow_lobby, balancer=args.balancer)
     print("Live path:", "\n".join(describe(figures)))
     print(json.dumps(figures))
 
