@@ -1,4 +1,5 @@
-"""The channel layer: in memory for one process, Redis (channels-redis) for several."""
+"""The channel layer: in memory for one process, Redis for several (our fan-out layer over Redis
+pub/sub by default, or either of channels-redis's)."""
 
 from __future__ import annotations
 
@@ -15,18 +16,35 @@ CAPACITY = 1000
 IN_MEMORY_BACKEND = "config.memory_layer.MemoryChannelLayer"
 
 
-REDIS_LAYERS = ("core", "pubsub")
+# Redis pub/sub fanned out in each process, one connection, no reply waited for
+# (config/redis_layer.py, docs/dependencies.md).
+FANOUT_BACKEND = "config.redis_layer.FanoutChannelLayer"
+
+REDIS_LAYERS = ("fanout", "core", "pubsub")
+DEFAULT_REDIS_LAYER = "fanout"
 
 
-def channel_layers(redis_url: str, kind: str = "core") -> dict:
+def channel_layers(redis_url: str, kind: str | None = None) -> dict:
     """The CHANNEL_LAYERS setting: Redis at `redis_url`, or in memory when it is empty. ``kind``
-    picks the Redis layer: ``core`` (channels-redis's RedisChannelLayer: a list per channel, groups
-    as sorted sets) or ``pubsub`` (RedisPubSubChannelLayer: Redis PUBLISH, nothing queued in Redis);
-    docs/dependencies.md says which is used and why."""
+    picks the Redis layer: ``fanout`` (the default, when ``kind`` is empty: config/redis_layer.py,
+    Redis pub/sub fanned out in each process), or channels-redis's ``core`` (RedisChannelLayer: a
+    list per channel, groups as sorted sets) or ``pubsub`` (RedisPubSubChannelLayer: Redis
+    PUBLISH, nothing queued in Redis); docs/dependencies.md says which is used and why."""
     if not redis_url:
         return {"default": {"BACKEND": IN_MEMORY_BACKEND, "CONFIG": {"capacity": CAPACITY}}}
+    kind = kind or DEFAULT_REDIS_LAYER
     if kind not in REDIS_LAYERS:
         raise ValueError(f"REDIS_CHANNEL_LAYER is one of {REDIS_LAYERS}, not {kind!r}")
+    if kind == "fanout":
+        return {
+            "default": {
+                "BACKEND": FANOUT_BACKEND,
+                "CONFIG": {
+                    "hosts": [{"address": redis_url, "socket_timeout": REDIS_SOCKET_TIMEOUT}],
+                    "capacity": CAPACITY,
+                },
+            }
+        }
     if kind == "pubsub":
         return {
             "default": {

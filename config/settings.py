@@ -130,7 +130,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 LOBBY_TICK_MS = int(os.environ.get("LOBBY_TICK_MS", "100"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CHANNEL_LAYERS = channel_layers(REDIS_URL, os.environ.get("REDIS_CHANNEL_LAYER", "core"))
+CHANNEL_LAYERS = channel_layers(REDIS_URL, os.environ.get("REDIS_CHANNEL_LAYER") or None)
 # Rate-limit counters and lock-outs: shared by every process when there is a Redis.
 # Its keys share the channel layer's Redis database, so they carry a prefix of their own.
 CACHES = {"default": {**({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
