@@ -743,7 +743,8 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
     database = "PostgreSQL (DATABASE_URL)" if env.get("DATABASE_URL") else "SQLite file in a temp dir"
     if not env.get("DATABASE_URL"):
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'live.sqlite3'}"
-    layer = "Redis (REDIS_URL)" if env.get("REDIS_URL") else "in-memory"
+    layer = (f"Redis {env.get('REDIS_CHANNEL_LAYER') or 'fanout'} (REDIS_URL)" if env.get("REDIS_URL")
+             else "in-memory")
     # Every bot client connects from this machine's one address: the per-address cap
     # (docs/security.md) would refuse all but the first 64; the bench raises it, unless told a value.
     env.setdefault("MAX_CONNECTIONS_PER_ADDRESS", str(tables * spec.seats + 100))

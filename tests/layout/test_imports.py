@@ -21,7 +21,8 @@ GAMES = ("acquire", "cribbage", "riichi")
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("games.core", "games.models", *(f"games.{g}.engine" for g in GAMES),
                 # the configuration's plain values and helpers, read by settings.py
-                "config.settings", "config.channel_layers", "config.memory_layer", "config.secret", "config.sqlite")),
+                "config.settings", "config.channel_layers", "config.memory_layer", "config.redis_layer",
+                "config.secret", "config.sqlite")),
     ("protocols, bots, clients",
      tuple(f"games.{g}.{part}" for g in GAMES for part in ("protocols", "bots", "clients"))),
     ("state", ("games.state",)),

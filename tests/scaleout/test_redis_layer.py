@@ -1,4 +1,4 @@
-"""Either Redis channel layer, as configured: an idle consumer keeps waiting for its messages.
+"""Every Redis channel layer (fanout, core, pubsub): an idle consumer keeps waiting for its messages.
 
 channels-redis blocks on BZPOPMIN for 5 s at a time. With redis-py 8's default 5 s socket
 timeout, that wait raised `TimeoutError: Timeout reading from …` and every idle WebSocket
