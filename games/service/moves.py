@@ -54,7 +54,8 @@ class Hold(Exception):  # noqa: N818 - not an error: "come back at until_ms"
 def current(game: Game) -> state.Replayed:
     """The game's engine, seats and history for a writer holding the row lock. The entry is taken
     out of the cache: it goes back only once the change commits (or is refused)."""
-    return state.with_seats(game, state.engine_cache.take(game.id, game.seq, game.setup_version) or state.replay(game))
+    cached = state.engine_cache.take(game.id, game.seq, game.setup_version)
+    return state.with_seats(game, state.caught_up(game, cached) if cached is not None else state.replay(game))
 
 
 def _deliveries(game: Game, entry: state.Replayed, events: list[Event], start: int, to_act: list[int],

@@ -47,9 +47,8 @@ def _reading(game: Game) -> Iterator[state.Replayed]:
     free = writer.acquire(blocking=False)
     try:
         entry = state.engine_cache.take(game.id, game.seq, game.setup_version) if free else None
-        if entry is None:
-            # Up to the seq already read: a move committed meanwhile must not mix two versions.
-            entry = state.replay(game, upto=game.seq)
+        # Up to the seq already read: a move committed meanwhile must not mix two versions.
+        entry = state.caught_up(game, entry, upto=game.seq) if entry is not None else state.replay(game, upto=game.seq)
         state.with_seats(game, entry)
         try:
             yield entry

@@ -51,8 +51,9 @@ def track_window(entry: Replayed, was_open: bool, at: int) -> None:
 
 
 class _EngineCache:
-    """Engines of games in progress, per process. An entry is used only when its seq equals the
-    locked row's seq, so a move made by another process simply forces a rebuild.
+    """Engines of games in progress, per process. An entry is used only up to the locked row's
+    seq: one behind it (another process moved the game since) is brought up to date with the
+    actions it lacks (``caught_up``), never replayed from the start.
 
     Writers of one game in this process also queue on a lock of that game's (``writing``), taken
     before the row lock and held until the entry is back in the cache after the commit: without
@@ -73,9 +74,11 @@ class _EngineCache:
         return self._writers[game_id % self.STRIPES]
 
     def take(self, game_id: int, seq: int, version: int = 0) -> Replayed | None:
+        """The game's entry, taken out of the cache, if it is of this ``version`` of the seats and
+        not beyond ``seq``; it may be behind (``caught_up`` brings it up to ``seq``)."""
         with self._lock:
             entry = self._entries.pop(game_id, None)
-        return entry if entry is not None and entry.seq == seq and entry.version == version else None
+        return entry if entry is not None and entry.seq <= seq and entry.version == version else None
 
     def put(self, game_id: int, entry: Replayed) -> None:
         with self._lock:
@@ -120,11 +123,27 @@ def replay(game: Game, upto: int | None = None, *, message_steps: list[int] | No
 def replaying(game: Game, upto: int | None = None, message_steps: list[int] | None = None) -> Iterator[Replayed]:
     """``replay``, step by step: the entry before the first action, then after each (the same
     entry, changed)."""
-    engine = new_engine(game)
-    entry = Replayed(0, engine, version=game.setup_version)
+    entry = Replayed(0, new_engine(game), version=game.setup_version)
     yield entry
-    actions = game.actions.order_by("seq")
+    yield from _applying(game, entry, upto, message_steps)
+
+
+def caught_up(game: Game, entry: Replayed, upto: int | None = None) -> Replayed:
+    """``entry`` (a cached engine of ``game``, possibly behind: another process moved the game)
+    brought up to ``upto`` (the row's seq) with the actions of the log it lacks: the same state a
+    replay from the start reaches, as the engines are deterministic, for the cost of those actions."""
+    for _ in _applying(game, entry, upto if upto is not None else game.seq, None):
+        pass
+    return entry
+
+
+def _applying(game: Game, entry: Replayed, upto: int | None, message_steps: list[int] | None) -> Iterator[Replayed]:
+    """Apply the log's actions after ``entry.seq`` (up to ``upto``) to ``entry``, yielding it after each."""
+    engine = entry.engine
+    actions = game.actions.filter(seq__gt=entry.seq).order_by("seq") if entry.seq else game.actions.order_by("seq")
     if upto is not None:
+        if upto <= entry.seq:
+            return
         actions = actions.filter(seq__lte=upto)
     for action in actions.values_list("seq", "seat", "type", "params", "timestamp_ms"):
         seq, seat, action_type, params, at = action

@@ -63,7 +63,10 @@ class LobbyConsumer(LinkConsumer):
     # spectators' view of that game's moves and its table chat.
     entered: int | None = None
 
-    async def connect(self) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Set here, not in ``connect``: a link refused before it (over the per-address cap) still
+        # sends its refusal through ``send``.
         self.known_users: set[int] = set()
         # Lobby messages held for the tick, as JSON text, oldest first; the tick's timer; whether
         # they are held until further notice (until Greetings or a subscription's state is out).
@@ -71,7 +74,6 @@ class LobbyConsumer(LinkConsumer):
         self.tick: asyncio.TimerHandle | None = None
         self.holding = False
         self.flushes: set[asyncio.Task[None]] = set()
-        await super().connect()
 
     async def cleanup(self) -> None:
         """Leave the groups (the entered game's too), drop the presence row, tell the lobby; once,

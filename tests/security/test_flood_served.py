@@ -13,6 +13,7 @@ import time
 import pytest
 import websockets
 
+from tests.conftest import unbatch
 from tests.security.test_limits import ROUND_TRIP_BOUND
 from tests.served import serve
 
@@ -49,18 +50,19 @@ async def log_in(port: int, token: str) -> tuple[websockets.ClientConnection, di
     ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/bot/", open_timeout=30, max_queue=None)
     await ws.send(json.dumps({"type": "Login", "version": 1, "token": token, "history": False}))
     while True:
-        reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
-        if reply["type"] in ("Greetings", "FatalError"):
-            return ws, reply
+        for reply in unbatch(json.loads(await asyncio.wait_for(ws.recv(), 30))):
+            if reply["type"] in ("Greetings", "FatalError"):
+                return ws, reply
 
 
 async def round_trip(ws: websockets.ClientConnection, text: str) -> float:
     start = time.monotonic()
     await ws.send(json.dumps({"type": "Chat", "text": text}))
     while True:
-        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
-        if message["type"] == "Chat" and message["text"] == text:
-            return time.monotonic() - start
+        # Lobby chat comes with the other lobby messages of its tick (docs/protocols/lobby.md).
+        for message in unbatch(json.loads(await asyncio.wait_for(ws.recv(), 30))):
+            if message["type"] == "Chat" and message["text"] == text:
+                return time.monotonic() - start
 
 
 async def drain(ws: websockets.ClientConnection) -> list[dict]:
@@ -68,7 +70,7 @@ async def drain(ws: websockets.ClientConnection) -> list[dict]:
     said = []
     try:
         while True:
-            said.append(json.loads(await asyncio.wait_for(ws.recv(), 2)))
+            said.extend(unbatch(json.loads(await asyncio.wait_for(ws.recv(), 2))))
     except (TimeoutError, websockets.ConnectionClosed):
         return said
 

@@ -3,6 +3,7 @@ game's length or the number of games (docs/architecture.md, "The live path")."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -154,3 +155,31 @@ def test_a_snapshot_reads_the_chat_only_when_it_changed(make_user):
     other, other_players = open_game(make_user, "acquire", 2)
     table_chat.post_chat(other_players[0], other.id, "elsewhere")
     assert snapshot() == (["[removed]"], 0)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("game_type", "mode"), GAMES)
+def test_an_engine_behind_catches_up_with_the_actions_it_lacks(make_user, game_type, mode):
+    """A process whose cached engine is behind (another process moved the game since) applies only
+    the actions it lacks, one more query, and reaches the state a replay from the log reaches."""
+    game, players = open_game(make_user, game_type, mode)
+    for _ in range(8):
+        play_one(game, players)
+    game.refresh_from_db()
+    entry = state.engine_cache.take(game.id, game.seq, game.setup_version)
+    assert entry is not None and entry.seq == game.seq
+    behind = copy.deepcopy(entry)  # this process's engine, as it was
+    state.engine_cache.put(game.id, entry)
+    for _ in range(3):  # the other process's moves
+        play_one(game, players)
+    game.refresh_from_db()
+    assert game.seq > behind.seq
+    state.engine_cache.put(game.id, behind)
+    with CaptureQueriesContext(connection) as queries, reads._reading(game) as caught:
+        assert caught is behind and caught.seq == game.seq
+    assert len(queries) == 1, queries.captured_queries  # the actions it lacked, nothing else
+    replayed = state.replay(game)
+    assert caught.history == replayed.history and caught.last_acted == replayed.last_acted
+    assert caught.engine.view(None, True) == replayed.engine.view(None, True)
+    # The caught-up engine is kept: the next move costs what a move costs.
+    assert play_one(game, players) <= ACTION_QUERIES
