@@ -53,12 +53,13 @@ haproxy:
 # HAProxy in front of WORKERS server processes on one PostgreSQL and one Redis, in the foreground
 # until Ctrl-C (deploy/cluster.py, docs/deployment.md). HAProxy listens on HOST, PORT and the
 # three TCP ports, as `make run` does; DATABASE_URL and REDIS_URL from the environment, else these.
+# (Shell defaults, not make variables: a make variable set here, even for one target, would stop
+# make passing the environment's DATABASE_URL and REDIS_URL to every other recipe, `make test`'s too.)
 WORKERS ?= 2
-cluster: DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
-cluster: REDIS_URL ?= redis://127.0.0.1:6379/0
 cluster: setup haproxy
 	$(BIN)/python manage.py collectstatic --noinput -v 0
-	DATABASE_URL='$(DATABASE_URL)' REDIS_URL='$(REDIS_URL)' $(BIN)/python deploy/cluster.py --workers $(WORKERS) \
+	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}" \
+	REDIS_URL="$${REDIS_URL:-redis://127.0.0.1:6379/0}" $(BIN)/python deploy/cluster.py --workers $(WORKERS) \
 		--host $(HOST) --port $(PORT) --cribbage-port $(CRIBBAGE_PORT) --ump-port $(UMP_PORT) --mmj-port $(MMJ_PORT)
 
 .PHONY: haproxy cluster
