@@ -232,14 +232,10 @@ def lobby_deliveries(message: dict[str, Any], *, game: int | None = None, users:
     return deliveries
 
 
-def lobby_events(message: dict[str, Any], *, users: Iterable[int] = (), skip_client: int | None = None) -> list[Event]:
-    """The channel-layer events of a lobby message a link sends itself (who connected, who entered
-    a game), as ``to_lobby`` delivers them; ``skip_client``: the link that says it."""
-    events = _events(lobby_deliveries(message, users=users))
-    if skip_client is not None:
-        for _, event in events:
-            event["skip_client"] = skip_client
-    return events
+def lobby_events(message: dict[str, Any], *, users: Iterable[int] = ()) -> list[Event]:
+    """The channel-layer events of a lobby message a link sends itself (who left, who entered a
+    game), as ``to_lobby`` delivers them."""
+    return _events(lobby_deliveries(message, users=users))
 
 
 async def send_events(layer: Any, events: list[Event]) -> None:
