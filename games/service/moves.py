@@ -120,7 +120,7 @@ def _apply(game: Game, entry: state.Replayed, seat: int | None, action_type: str
     entry.history.extend(events)
     if seat is not None:
         entry.last_acted[seat] = game.seq
-    move_sql.insert_action(game_id=game.id, seq=game.seq, seat=seat, type=action_type, params=params,
+    move_sql.insert_action(game, seq=game.seq, seat=seat, type=action_type, params=params,
                            timestamp_ms=at, auto=auto, answers=answers)
     return events
 
@@ -195,6 +195,7 @@ def _finish_if_over(game: Game, entry: state.Replayed) -> None:
         game.status = Status.FINISHED
         game.ended = timezone.now()
         game.result = entry.engine.result()
+        move_sql.write_actions(game)  # the record is checked against the log (RECORDS_VERIFY_ON_WRITE)
         store.store_record(game, entry)
         push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status, "result": game.result},
                       game=game.id, users=[s.user_id for s in entry.seats or state.seated(game)])

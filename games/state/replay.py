@@ -139,11 +139,11 @@ def caught_up(game: Game, entry: Replayed, upto: int | None = None) -> Replayed:
 
 def _applying(game: Game, entry: Replayed, upto: int | None, message_steps: list[int] | None) -> Iterator[Replayed]:
     """Apply the log's actions after ``entry.seq`` (up to ``upto``) to ``entry``, yielding it after each."""
+    if upto is not None and upto <= entry.seq:
+        return  # up to date (a cached engine, the usual case): no query built, none run
     engine = entry.engine
     actions = game.actions.filter(seq__gt=entry.seq).order_by("seq") if entry.seq else game.actions.order_by("seq")
     if upto is not None:
-        if upto <= entry.seq:
-            return
         actions = actions.filter(seq__lte=upto)
     for action in actions.values_list("seq", "seat", "type", "params", "timestamp_ms"):
         seq, seat, action_type, params, at = action

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Action, Game
@@ -52,10 +53,11 @@ def test_the_locked_read_gives_what_the_orm_gives(make_user):
 def test_the_writes_store_what_the_orm_would_store(make_user):
     game = Game.objects.create(game_type="acquire", mode=4, status="active", seed=1)
     with transaction.atomic():
-        move_sql.insert_action(game_id=game.id, seq=1, seat=2, type="PlayTile", params=[5, {"x": "é"}],
+        move_sql.insert_action(game, seq=1, seat=2, type="PlayTile", params=[5, {"x": "é"}],
                                timestamp_ms=2**41, auto=True, answers=0)
-        move_sql.insert_action(game_id=game.id, seq=2, seat=None, type="Deal", params=[], timestamp_ms=1,
+        move_sql.insert_action(game, seq=2, seat=None, type="Deal", params=[], timestamp_ms=1,
                                auto=False, answers=None)
+        assert not Action.objects.filter(game=game).exists()  # written with the row
         game.seq, game.history_size, game.status = 2, 7, "finished"
         game.ended, game.result = timezone.now(), {"players": [1, 2], "1": None}
         move_sql.save_game(game, ("seq", "history_size", "status", "ended", "result"))
@@ -70,5 +72,44 @@ def test_the_writes_store_what_the_orm_would_store(make_user):
     assert model_to_dict(again) == model_to_dict(game)
     # The log's one-action-per-seq rule still holds.
     with pytest.raises(IntegrityError), transaction.atomic():
-        move_sql.insert_action(game_id=game.id, seq=2, seat=1, type="PlayTile", params=[], timestamp_ms=1,
+        move_sql.insert_action(game, seq=2, seat=1, type="PlayTile", params=[], timestamp_ms=1,
                                auto=False, answers=None)
+        move_sql.save_game(game, ("seq",))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_actions_go_with_the_row_or_not_at_all(make_user):
+    game = Game.objects.create(game_type="acquire", mode=4, status="active", seed=1)
+
+    def log(read: Game, seq: int) -> None:
+        move_sql.insert_action(read, seq=seq, seat=0, type="PlayTile", params=[seq], timestamp_ms=seq,
+                               auto=False, answers=None)
+
+    # A transaction that rolls back takes the actions it logged with it: the next one, on a fresh
+    # read of the row, writes only its own.
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        log(move_sql.locked_game(game.id), 1)
+        raise ZeroDivisionError
+    with transaction.atomic():
+        read = move_sql.locked_game(game.id)
+        log(read, 2)
+        move_sql.write_actions(read)  # at once: a read of the log sees it
+        assert list(Action.objects.filter(game=game).values_list("seq", flat=True)) == [2]
+        for seq in range(3, 3 + move_sql.ROWS_PER_INSERT + 2):  # more than one INSERT's worth
+            log(read, seq)
+        read.seq = 2 + move_sql.ROWS_PER_INSERT + 2
+        with CaptureQueriesContext(connection) as queries:
+            move_sql.save_game(read, ("seq",))
+        # The last piece of rows and the row's UPDATE share an execute where the driver allows it.
+        assert len(queries) == (2 if move_sql._statements()[1].batches else 3)
+    assert list(Action.objects.filter(game=game).order_by("seq").values_list("seq", flat=True)) == \
+        list(range(2, 3 + move_sql.ROWS_PER_INSERT + 2))
+    assert Game.objects.get(id=game.id).seq == read.seq
+    with transaction.atomic():  # few rows: one execute on PostgreSQL, two on SQLite
+        read = move_sql.locked_game(game.id)
+        log(read, read.seq + 1)
+        read.seq += 1
+        with CaptureQueriesContext(connection) as queries:
+            move_sql.save_game(read, ("seq",))
+        assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+    assert Action.objects.filter(game=game, seq=read.seq).exists()
