@@ -2,7 +2,6 @@
 majiang-server's socket.io under /majiang/socket.io/ (games/riichi/transport/majiang_server.py), every request
 body bounded in front of them all (config/bodies.py)."""
 
-import gc
 import os
 import sys
 
@@ -18,6 +17,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs the app registry)
 
+from config import collector  # noqa: E402
 from config.bodies import BodyLimit  # noqa: E402
 from games.riichi.transport import majiang_server  # noqa: E402
 from games.service import door  # noqa: E402
@@ -29,9 +29,9 @@ from games.transport.routing import websocket_urlpatterns  # noqa: E402
 router = ProtocolTypeRouter({"http": django_asgi_app,
                              "websocket": CapPerAddress(URLRouter(websocket_urlpatterns))})
 
-# Everything loaded so far lives as long as the process: take it out of the garbage collector's
-# full collections, which otherwise walk it all (a pause of every thread, the event loop's too).
-gc.freeze()
+# Everything loaded so far lives as long as the process, and so does most of what each connection
+# and game makes: the garbage collector's full collections walk only what is new (config/collector.py).
+collector.install()
 
 
 async def dispatch(scope, receive, send):
@@ -48,3 +48,4 @@ async def dispatch(scope, receive, send):
 
 # A body over its route's limit is refused before any app behind this reads it (config/bodies.py).
 application = BodyLimit(dispatch)
+
