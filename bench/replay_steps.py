@@ -13,8 +13,8 @@ each (median), two ways:
 - ``log``: ``reads.logged_step``, the replay of the first N actions every finished game's
   replay step cost before the frames.
 
-Also: the time to build the game's frames (``store.frame_fields``, done once after the game
-ends) and their stored size. No peer serves replays of these games, so the figures are absolute;
+Also: the time to build the game's frames (``store.frame_fields``, done once, by the first
+replay step asked) and their stored size. No peer serves replays of these games, so the figures are absolute;
 ``log / frames`` at the last step is the ratio of the two ways. The last line is one JSON object.
 """
 
@@ -78,7 +78,7 @@ def main() -> None:
     assert game is not None and game.is_over, "the bots did not finish their game"
 
     began = time.perf_counter()
-    store.build_frames(game)  # as after the last action (this process had no on_commit server loop)
+    store.build_frames(game)  # as the first replay step asked does
     build_ms = (time.perf_counter() - began) * 1000
     stored = sum(len(bytes(data)) for data in ReplayFrame.objects.filter(game=game).values_list("data", flat=True))
 

@@ -234,9 +234,9 @@ def commit(game: Game, entry: state.Replayed, events: list[Event], start: int) -
                 state.engine_cache.put(game.id, entry)
 
     # Robust: the move is stored; a failed push is logged, and clients resync on the gap they see.
+    # (A finished game's replay frames are built by its first replay step asked, not here: most
+    # games are never replayed, and building them is a whole replay, a fifth of a busy server's time.)
     transaction.on_commit(committed, robust=True)
-    if game.is_over:  # this action ended it: its replay frames, once the players have the end
-        transaction.on_commit(lambda: store.build_frames_after(game))
 
 
 def _set_deadline(game: Game, entry: state.Replayed) -> None:

@@ -60,6 +60,10 @@ def from_the_log(game: Game, wanted: list[tuple[int | None, int]]) -> dict[tuple
 def test_every_step_of_the_replay_equals_the_log_and_reads_no_engine(make_user, monkeypatch, game_type,
                                                                      arguments, kind):
     game = play_bots(game_type, arguments)
+    # Not built when the game ended: by the first replay step asked.
+    assert not ReplayFrame.objects.filter(game=game).exists()
+    assert GameRecord.objects.get(game=game).message_steps is None
+    reads._stored_step(game, None, 0)
     record = GameRecord.objects.get(game=game)
     assert record.frames_every == frames.EVERY and len(record.message_steps) == len(record.history)
     assert ReplayFrame.objects.filter(game=game).count() == game.seq // frames.EVERY + 1
@@ -86,8 +90,9 @@ def test_the_replay_api_reads_the_frames(client, make_user, monkeypatch):
     game = play_bots("cribbage", ["--players", "2"])
     player = Seat.objects.filter(game=game, position=1).get().user
     expected = logged(game, 1, game.seq // 2)
-    no_replay(monkeypatch)
     client.force_login(player)
+    assert client.get(reverse("api-game-replay", args=[game.id]), {"step": 0}).status_code == 200  # builds them
+    no_replay(monkeypatch)
     response = client.get(reverse("api-game-replay", args=[game.id]), {"step": game.seq // 2})
     assert response.status_code == 200, response.content
     assert response.json() == expected
@@ -111,6 +116,8 @@ def test_records_rebuild_writes_the_frames_again(make_user):
 
 def test_records_verify_finds_tampered_frames(make_user):
     game = play_bots("cribbage", ["--players", "2"])
+    assert store.verify(game) == []  # the record; no frames yet
+    store.build_frames(game)  # as the first replay step does
     assert store.verify(game) == []
     frame = ReplayFrame.objects.get(game=game, chunk=0)
     frame.data = frames_with_a_changed_base(bytes(frame.data))
