@@ -29,16 +29,22 @@ def policy():
         gc.unfreeze()
 
 
-def test_a_full_collection_freezes_its_survivors_and_a_period_hands_them_back(policy):
+def test_the_older_generations_survivors_are_frozen_and_a_period_hands_them_back(policy):
     kept = [[n] for n in range(2000)]  # objects the collector tracks, alive throughout
     gc.collect()
     assert policy.frozen == 1 and gc.get_freeze_count() >= len(kept)
-    gc.collect(1)  # a younger generation's collection changes nothing
+    more = [[n] for n in range(2000)]
+    gc.collect(0)  # the youngest generation's collection freezes nothing
     assert policy.frozen == 1
+    gc.collect(1)  # the middle one's does
+    assert policy.frozen == 2 and gc.get_freeze_count() >= len(kept) + len(more)
     policy.scanned_at -= 3600
     gc.collect()
     assert policy.unfrozen == 1 and gc.get_freeze_count() == 0
-    assert len(kept) == 2000
+    gc.collect(1)  # until a full collection has walked everything, nothing is frozen again
+    assert policy.frozen == 2 and gc.get_freeze_count() == 0
+    gc.collect()
+    assert policy.frozen == 3 and not policy.scanning and gc.get_freeze_count() >= len(kept) + len(more)
 
 
 def test_a_cycle_frozen_while_alive_is_freed_by_the_periodic_full_scan(policy):
