@@ -133,6 +133,8 @@ except ImportError:  # a tree of before that: every frame is one message
 
 GRACE_SECONDS = 15.0  # after a window, how long the pushes of actions sent in it may take
 SERVER_KINDS = ("serve", "daphne")
+# Seconds between this process's own garbage collection before a window and the window (``_run``).
+DRAIN_SECONDS = 3.0
 
 
 # -- what the machine's processes use (Linux /proc) ------------------------------------------------
@@ -784,6 +786,10 @@ async def _run(bench: Bench, servers: Servers, steps: list[int], users: list[lis
             gc.collect()
             gc.freeze()
             gc.disable()
+            # That collection stalled this process (a few hundred ms at thousands of sockets): the
+            # frames that came meanwhile are read before the window opens, or the first actions of
+            # the window would wait behind them and the client's stall read as the server's latency.
+            await asyncio.sleep(DRAIN_SECONDS)
             meter = Meter()
             # Looked up now: the servers open their database connections (PostgreSQL backends) lazily.
             database_pids = pids_named("postgres") if postgres else []
