@@ -48,4 +48,3 @@ async def dispatch(scope, receive, send):
 
 # A body over its route's limit is refused before any app behind this reads it (config/bodies.py).
 application = BodyLimit(dispatch)
-

@@ -39,7 +39,6 @@ class FreezeSurvivors:
         self.scanned_at = time.monotonic()
         self.frozen = 0  # collections whose survivors were frozen
         self.unfrozen = 0  # times everything was handed back for a full scan
-
         self.scanning = False  # handed back, the next full collection not yet run
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
