@@ -102,10 +102,11 @@ DATABASES = {
 }
 # Threads that run database work for the consumers (games/core/db.py): two, so one slow call does not
 # stall every client; on SQLite more only contend for the interpreter lock (docs/dependencies.md). On
-# PostgreSQL four: a thread waiting for the server's answer holds no lock, so more moves overlap
-# their round trips (bench/live.py, 50 Acquire tables: about 10% more actions/s than with two).
+# PostgreSQL six: a thread waiting for the server's answer holds no lock, so more moves overlap
+# their round trips (bench/live.py, 50 Acquire tables: 2, 4 and 6 threads about 420, 520 and 575
+# actions/s; 8 no better than 6 and less steady).
 DATABASE_THREADS = int(os.environ.get(
-    "DATABASE_THREADS", "4" if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else "2"))
+    "DATABASE_THREADS", "6" if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else "2"))
 # The least time a riichi discard's call decisions take to resolve, however fast everyone answers:
 # an automatic pass, a bot's instant answer and a person's quick decline then look the same to
 # the table (docs/riichi-table.md, "The timing rule"). 0 turns it off.
