@@ -148,24 +148,23 @@ def _message(buf: bytes, pos: int) -> tuple[bytes, int, int, int]:
     """A published message at ``pos`` (a push that starts with ``_MESSAGE``): its Redis channel,
     where its payload starts and stops in ``buf``, and where the next frame starts. The payload
     is not copied: an echo of our own is dropped by looking at its first bytes."""
-    pos += len(_MESSAGE)
-    end = buf.find(_CRLF, pos)
-    if end < 0:
-        raise _Incomplete
-    start = end + 2
-    stop = start + int(buf[pos:end])
-    if stop + 3 > len(buf):
-        raise _Incomplete
+    start, stop = _bulk(buf, pos + len(_MESSAGE), 3)  # the channel, then CRLF and the payload's "$"
     key = buf[start:stop]
-    pos = stop + 3  # past CRLF and the payload's "$"
+    start, stop = _bulk(buf, stop + 3, 2)
+    return key, start, stop, stop + 2
+
+
+def _bulk(buf: bytes, pos: int, after: int) -> tuple[int, int]:
+    """Where the bulk string whose length starts at ``pos`` (past its "$") starts and stops in
+    ``buf``, if ``buf`` holds it and ``after`` bytes more."""
     end = buf.find(_CRLF, pos)
     if end < 0:
         raise _Incomplete
     start = end + 2
     stop = start + int(buf[pos:end])
-    if stop + 2 > len(buf):
+    if stop + after > len(buf):
         raise _Incomplete
-    return key, start, stop, stop + 2
+    return start, stop
 
 
 def _command(*parts: bytes) -> bytes:
