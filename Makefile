@@ -8,17 +8,18 @@ PORT ?= 8000
 CRIBBAGE_PORT ?= 7321
 UMP_PORT ?= 7322
 MMJ_PORT ?= 7323
+MJAI_PORT ?= 11600
 
 .PHONY: run test setup setup-test chromium axe migrate lint
 
 run: setup migrate
 	$(BIN)/python manage.py collectstatic --noinput -v 0
-	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --cribbage-port $(CRIBBAGE_PORT) --ump-port $(UMP_PORT) --mmj-port $(MMJ_PORT)
+	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT) --cribbage-port $(CRIBBAGE_PORT) --ump-port $(UMP_PORT) --mmj-port $(MMJ_PORT) --mjai-port $(MJAI_PORT)
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist; `auto`: one per core); tests/conftest.py
 # says which tests share a worker.
 TEST_WORKERS ?= auto
-test: setup-test chromium axe haproxy
+test: setup-test chromium axe haproxy mjai-bots
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 setup: $(VENV)/.installed-run
@@ -36,6 +37,18 @@ $(VENV)/.installed-run: requirements.txt $(VENV)/bin/python
 $(VENV)/.installed-test: requirements.txt requirements-test.txt $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 	touch $(VENV)/.installed-run $@
+
+# PyPI mjai's bots, real peers of the mjai tests (tests/riichi/clients/test_mjaibot.py): AGPL, so in
+# a venv of their own, never the project's (docs/dependencies.md).
+MJAI_VENV := .venv-mjai
+mjai-bots: $(MJAI_VENV)/.installed
+
+$(MJAI_VENV)/.installed: tests/mjai-requirements.txt
+	$(PYTHON) -m venv $(MJAI_VENV)
+	$(MJAI_VENV)/bin/python -m pip install --quiet -r tests/mjai-requirements.txt
+	touch $@
+
+.PHONY: mjai-bots
 
 # Browser tests drive Debian's own Chromium; Playwright never downloads a browser here.
 chromium:
@@ -81,3 +94,13 @@ migrate: setup
 
 lint: setup-test
 	$(BIN)/ruff check .
+
+# Rebuilds the Japanese font subset in static/fonts/ from Debian's fonts-noto-cjk (installed if
+# missing) after the pages gained Japanese characters (docs/dependencies.md, "The Japanese font").
+font: setup-test
+	@[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq fonts-noto-cjk; }
+	$(BIN)/python tools/build_cjk_font.py
+
+.PHONY: font

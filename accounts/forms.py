@@ -11,6 +11,12 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username",)
 
+    def validate_password_for_user(self, user: User, password_field_name: str = "password1") -> None:
+        """The password rules (too short, too common, all digits, too like the username) judge the
+        password typed, so their errors go under the password field; Django puts them under the
+        confirmation, where a person looks for "the two did not match". That one stays there."""
+        super().validate_password_for_user(user, password_field_name=password_field_name)
+
 
 class LockoutMessage:
     """Say plainly why a log-in is refused before any password is checked (the backend refuses it

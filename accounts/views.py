@@ -89,6 +89,7 @@ def connection_help(request: HttpRequest) -> dict[str, object]:
         "cribbage_port": settings.CRIBBAGE_PORT,
         "ump_port": settings.UMP_PORT,
         "mmj_port": settings.MMJ_PORT,
+        "mjai_port": settings.MJAI_PORT,
         "mmj_name_octets": len(name),
     }
 

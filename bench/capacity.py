@@ -210,7 +210,7 @@ class LocalServers:
                     # several processes would want the same ones).
                     self.processes.append(subprocess.Popen(
                         [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port),
-                         "--cribbage-port", "0", "--ump-port", "0", "--mmj-port", "0"],
+                         "--cribbage-port", "0", "--ump-port", "0", "--mmj-port", "0", "--mjai-port", "0"],
                         cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT))
         for process, port, log in zip(self.processes, self.ports, self.logs):
             _wait_listening(process, port, log)

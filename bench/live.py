@@ -48,8 +48,9 @@ told apart); ``incomplete``: actions applied in the window that some seat never 
 (``GRACE_SECONDS`` of grace after the window); ``resyncs`` sent in the window; ``errors``:
 ``Error`` replies in the window, by code; client tasks that died and tracebacks in the server logs
 (the first one is printed); the CPU each server process used in the window (cores busy), their sum,
-and the CPU of this process (all the bot clients; on a small machine they, the database and Redis
-compete with the servers for cores).
+the CPU of this process (all the bot clients; on a small machine they, the database and Redis
+compete with the servers for cores), and the cores the whole machine was busy (every process, from
+/proc/stat): near the machine's core count, the run measures the machine, not the server.
 
 The server: ``--daphnes`` Daphne child processes (``config.asgi:application``), each on a port of
 its own, against one database: a fresh SQLite file in a temporary directory, or the PostgreSQL of
@@ -221,6 +222,18 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_busy_seconds() -> float:
+    """CPU seconds the whole machine spent busy (all cores, all processes: the servers, the
+    database, Redis, HAProxy and this client), from /proc/stat (Linux). Shows whether a run
+    is bound by this machine rather than by the server."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return math.nan
+    idle = fields[3] + fields[4]  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(samples: list[float], q: float) -> float | None:
     """Nearest-rank percentile."""
     if not samples:
@@ -254,6 +267,7 @@ class Stats:
     failures: list[str] = field(default_factory=list)  # client tasks that died (a bench bug)
     server_cpu: list[float] = field(default_factory=list)  # CPU cores used in the window, per Daphne
     client_cpu: float = math.nan  # and by this process (all bot clients)
+    machine_cpu: float = math.nan  # and by the whole machine
     tables: list[Table] = field(default_factory=list)
 
     def inside(self, moment: float) -> bool:
@@ -640,10 +654,11 @@ async def _run(spec: GameSpec, ports: list[int], pids: list[int], split: str, us
     stats.ready_seconds = began - connecting
     stats.window = (began, began + seconds)
     stats.playing = True
-    cpu_before = ([_cpu_seconds(pid) for pid in pids], time.process_time())
+    cpu_before = ([_cpu_seconds(pid) for pid in pids], time.process_time(), _machine_busy_seconds())
     start.set()
     await asyncio.sleep(seconds)
-    cpu_after = ([_cpu_seconds(pid) for pid in pids], time.process_time())
+    cpu_after = ([_cpu_seconds(pid) for pid in pids], time.process_time(), _machine_busy_seconds())
+    stats.machine_cpu = (cpu_after[2] - cpu_before[2]) / seconds
     stats.server_cpu = [(after - before) / seconds for before, after in zip(cpu_before[0], cpu_after[0])]
     stats.client_cpu = (cpu_after[1] - cpu_before[1]) / seconds
     stats.playing = False  # no new moves; the pushes of those made in the window still count
@@ -844,6 +859,8 @@ def run(game: str, tables: int, seconds: float, seed: int = 0, *, daphnes: int =
         "balancer": balancer,
         "balancer_cpu": round(balancer_cpu, 2) if balancer_cpu is not None else None,
         "client_cpu": round(stats.client_cpu, 2),
+        "machine_cpu": round(stats.machine_cpu, 2),
+        "machine_cores": os.cpu_count(),
         "database": database,
         "channel_layer": layer,
         "server_tree": str(tree),
@@ -880,7 +897,8 @@ def describe(figures: dict[str, Any], indent: str = "  ") -> list[str]:
         f"{indent}CPU cores busy: server {f['server_cpu_total']}"
         + (f" (per process {f['server_cpu']})" if f["daphnes"] > 1 else "")
         + (f", HAProxy {f['balancer_cpu']}" if f["balancer"] else "")
-        + f", bot clients {f['client_cpu']}; migrate and users {f['setup_seconds']}s, "
+        + f", bot clients {f['client_cpu']}, whole machine {f['machine_cpu']} of {f['machine_cores']}; "
+        f"migrate and users {f['setup_seconds']}s, "
         f"logins and tables {f['ready_seconds']}s",
     ]
     if f["client_failures"] or f["server_tracebacks"] or f["servers_died"]:

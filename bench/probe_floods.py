@@ -154,7 +154,7 @@ def main() -> None:
         flooder, bob = setup.stdout.split()[-2:]
         http_port, tcp_port = free_port(), free_port()
         server = subprocess.Popen([sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port",
-                                   str(http_port), "--cribbage-port", str(tcp_port), "-v", "0"],
+                                   str(http_port), "--cribbage-port", str(tcp_port), "--mjai-port", "0", "-v", "0"],
                                   cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             wait_for(http_port, server)

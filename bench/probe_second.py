@@ -138,7 +138,7 @@ def main() -> None:
         http_port, mmj_port = free_port(), free_port()
         server = subprocess.Popen([sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port",
                                    str(http_port), "--cribbage-port", "0", "--ump-port", "0", "--mmj-port",
-                                   str(mmj_port), "-v", "0"], cwd=ROOT, env=env,
+                                   str(mmj_port), "--mjai-port", "0", "-v", "0"], cwd=ROOT, env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             wait_for(http_port, server)

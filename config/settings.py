@@ -4,10 +4,13 @@ The embedded default needs nothing installed: a SQLite file and Channels' in-mem
 Scale-out is configuration only: DATABASE_URL (PostgreSQL) and REDIS_URL (channels-redis).
 """
 
+import json
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from config.channel_layers import channel_layers
 from config.secret import secret_key_file
@@ -25,6 +28,20 @@ def env_bool(name: str, default: bool) -> bool:
 def env_number(name: str, default: float) -> float:
     value = os.environ.get(name)
     return default if value is None or not value.strip() else float(value)
+
+
+def mjai_bots(value: str) -> dict[str, str]:
+    """MJAI_BOTS: a JSON object of bot names (lower-case letters, digits, hyphens; at most 20) and
+    their commands, each with ``{seat}``. A wrong value stops the server at start, saying why."""
+    if not value.strip():
+        return {}
+    bots = json.loads(value)
+    if not isinstance(bots, dict) or not all(
+            isinstance(name, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]{0,19}", name)
+            and isinstance(command, str) and "{seat}" in command for name, command in bots.items()):
+        raise ImproperlyConfigured('MJAI_BOTS is {"name": "command with {seat}", ...}: names of lower-case '
+                                   "letters, digits and hyphens (at most 20), each command with {seat}")
+    return bots
 
 
 # Off unless asked for: a debug page shows settings and URLs to whoever gets an error.
@@ -243,6 +260,10 @@ PRESENCE_DEAD_AFTER_SECONDS = env_number("PRESENCE_DEAD_AFTER_SECONDS", 60)
 ADJOURN_AFTER_SECONDS = env_number("ADJOURN_AFTER_SECONDS", 10 * 60)
 ABORT_AFTER_SECONDS = env_number("ABORT_AFTER_SECONDS", 24 * 3600)
 ABANDON_CHECK_SECONDS = env_number("ABANDON_CHECK_SECONDS", 5)
+# Play now (docs/play-now.md): a REST request holds a player's place this long (a REST client
+# polls within it); a place nobody holds (no connection, no poll) is removed after the grace.
+PLAY_NOW_REST_HOLD_SECONDS = env_number("PLAY_NOW_REST_HOLD_SECONDS", 60)
+PLAY_NOW_GRACE_SECONDS = env_number("PLAY_NOW_GRACE_SECONDS", 15)
 # A table being set up at which no person sits any more (only house bots) is closed this long
 # after the watch first finds it so (games/service/orphans.py); a person sitting down meanwhile keeps it.
 ORPHAN_TABLE_GRACE_SECONDS = env_number("ORPHAN_TABLE_GRACE_SECONDS", 30)
@@ -282,6 +303,12 @@ UMP_PORT = int(env_number("UMP_PORT", 7322))
 RECORDS_VERIFY_ON_WRITE = os.environ.get("RECORDS_VERIFY_ON_WRITE") == "1"
 # mmj (riichi mahjong terminals, seed 000) listens here too; 0 turns it off.
 MMJ_PORT = int(env_number("MMJ_PORT", 7323))
+# mjai (riichi AIs: Mortal, akochan, mjai.app bots; gimite's mjsonp dialect) listens on mjai's own port; 0 turns it off.
+MJAI_PORT = int(env_number("MJAI_PORT", 11600))
+# mjai bots the server runs at riichi tables as house bots (docs/protocols/mjai.md, "mjai bots as
+# house bots"): a JSON object of names and commands, {seat} standing for the seat, e.g.
+# MJAI_BOTS='{"rulebase": "/opt/mjai/bin/python /opt/bots/rulebase/bot.py {seat}"}'.
+MJAI_BOTS: dict[str, str] = mjai_bots(os.environ.get("MJAI_BOTS", ""))
 # Log-in (accounts/login_limits.py): this many wrong passwords for one username from one address
 # within the window lock that username's password log-in from that address for the lock-out (a
 # person elsewhere is not locked out); LOGIN_USERNAME_FAILURE_LIMIT from any addresses together lock

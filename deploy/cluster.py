@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import random
 import shutil
 import signal
 import socket
@@ -59,7 +60,40 @@ class Endpoint:
         return cls(parts[0], *(int(port) for port in parts[1:]))
 
 
+_PORTS = random.SystemRandom()  # not the shared generator: a test that seeds it would make every process pick alike
+# Ports handed out by this process: a port is only bound when its server starts, so a second call
+# before then could draw the same one (a cluster asks for a dozen at once).
+_GIVEN: set[int] = set()
+
+
+def _ephemeral_floor() -> int:
+    """The lowest port the kernel hands out to outgoing connections (Linux; 32768 elsewhere)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port(host: str = "127.0.0.1") -> int:
+    """A port nothing listens on now, for a server started next. Chosen below the kernel's ephemeral
+    range: a port from that range (what binding port 0 gives) can be taken, between this choice and
+    the server's bind, by any outgoing connection, even by the very probe that waits for the server
+    to listen (a connection to a port nobody listens on that draws that port as its own source
+    connects to itself). Below the range only another explicit bind can take it."""
+    floor = _ephemeral_floor()
+    low = max(1024, floor - 12000)
+    if floor - low >= 1000:
+        for _ in range(100):
+            port = _PORTS.randrange(low, floor)
+            if port in _GIVEN:
+                continue
+            with socket.socket() as probe:
+                try:
+                    probe.bind((host, port))
+                except OSError:
+                    continue
+                _GIVEN.add(port)
+                return port
     with socket.socket() as probe:
         probe.bind((host, 0))
         return probe.getsockname()[1]
@@ -360,6 +394,8 @@ class Cluster:
             self.processes[i] = subprocess.Popen(
                 [sys.executable, "manage.py", "serve", "--host", w.host, "--port", str(w.http),
                  "--cribbage-port", str(w.cribbage), "--ump-port", str(w.ump), "--mmj-port", str(w.mmj),
+                 # mjai's port is not behind the balancer yet: off, or every worker would want 11600.
+                 "--mjai-port", "0",
                  # No access log: HAProxy's health checks would fill it.
                  "-v", "0"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)

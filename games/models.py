@@ -50,6 +50,11 @@ class Game(models.Model):
     # Spectators see the game this many seconds late, so nobody watching can coach a player
     # (docs/riichi-table.md, "Spectators"); players see it live.
     spectator_delay = models.PositiveIntegerField(default=0, help_text="Seconds spectators see the game late; 0 = live")
+    # Rated: the game's end changes its players' ratings (docs/ratings.md). A table opened in the
+    # lobby is rated unless its host says casual (``lobby.create_table``); the field's default is
+    # casual, so a game made any other way (an imported record, a game from before ratings) is.
+    rated = models.BooleanField(default=False, help_text="The game's result changes its players' ratings")
+    rated_people_only = models.BooleanField(default=False, help_text="No bot may take a seat at this table")
     # Bumped by every lobby change, so stale setup requests can be told apart.
     setup_version = models.PositiveIntegerField(default=0)
     # Time control: when the clocks of the seats the game waits for started running, and when the
@@ -198,6 +203,120 @@ class ReplayFrame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} frames #{self.chunk}"
+
+
+class ReviewStatus(models.TextChoices):
+    PENDING = "pending", "Asked for, waiting to be built"
+    BUILDING = "building", "Being built"
+    DONE = "done", "Built"
+    FAILED = "failed", "The build failed"
+
+
+class RiichiReview(models.Model):
+    """One seat's decisions in a finished riichi game beside the strong bot's (docs/review.md):
+    built in the background when asked for (``games/service/review.py``), kept with the game's
+    record and served as stored. Derived from the log, like the record."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="riichi_reviews")
+    seat = models.PositiveSmallIntegerField(help_text="The reviewed seat's position")
+    status = models.CharField(max_length=16, choices=ReviewStatus.choices, default=ReviewStatus.PENDING)
+    done = models.PositiveIntegerField(default=0, help_text="The seat's actions gone through so far")
+    total = models.PositiveIntegerField(default=0, help_text="The seat's actions in the log; 0 until the build starts")
+    version = models.PositiveSmallIntegerField(default=0, help_text="The review format's version; 0 until built")
+    # JSON text, exactly as built: the download serves it as it is stored (as GameRecord.document).
+    document = models.TextField(blank=True, default="", help_text="The review (JSON text); empty until built")
+    error = models.CharField(max_length=200, blank=True, default="", help_text="Why the build failed")
+    # Who is building it, and when it last said so: a build whose heartbeat is older than
+    # REVIEW_STALE_SECONDS died with its process and is taken over by the next worker.
+    worker = models.CharField(max_length=64, blank=True, default="")
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    requested = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_review_per_seat")]
+
+    def __str__(self) -> str:
+        return f"review of seat {self.seat} in {self.game}"
+
+
+class Rating(models.Model):
+    """A player's rating in one game type (OpenSkill's mu and sigma, docs/ratings.md), as left by
+    the last rated game they finished. Derived: ``manage.py ratings rebuild`` replays the rated
+    games (``RatingChange``) to the same values."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    game_type = models.CharField(max_length=32)
+    # Doubles: the exact floats OpenSkill returned, so a rebuild can be compared exactly.
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0, help_text="Rated games finished")
+    last_played = models.DateTimeField(help_text="When the last rated game of this type ended")
+
+    class Meta:
+        ordering = ["game_type", "user"]
+        constraints = [models.UniqueConstraint(fields=["user", "game_type"], name="one_rating_per_game_type")]
+        indexes = [models.Index(fields=["game_type", "last_played"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game_type}: {self.mu:.2f} ± {self.sigma:.2f}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating: before and after, and the place it was
+    computed from (1 is first; tied sides share a place; a forfeit places last)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    game_type = models.CharField(max_length=32)
+    position = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="one_rating_change_per_player")]
+        indexes = [models.Index(fields=["user", "game_type"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game}: {self.mu_before:.2f} → {self.mu_after:.2f}"
+
+
+class QueueEntry(models.Model):
+    """A player waiting in Play now (docs/play-now.md), or just seated by it: the table asked for
+    (``key`` names the queue; ``options`` the choices), the player's skill when they joined (mu),
+    since when they wait, their wait for bots, and until when the entry is held (a live connection
+    of the player's or a REST poll keeps moving ``held_ms`` on). Stored, so every server process
+    matches the same queue and a restart keeps it."""
+
+    class Via(models.TextChoices):
+        SOCKET = "socket", "lobby WebSocket"
+        REST = "rest", "REST"
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry")
+    game_type = models.CharField(max_length=32)
+    key = models.CharField(max_length=200, db_index=True, help_text="The queue: the same table asked for")
+    options = models.JSONField(default=dict)
+    mu = models.FloatField()
+    since_ms = models.BigIntegerField()
+    bots_after = models.PositiveIntegerField(null=True, blank=True, help_text="Seconds; empty: never")
+    via = models.CharField(max_length=8, choices=Via.choices)
+    held_ms = models.BigIntegerField(help_text="Matched only while held; removed a grace after")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             help_text="The table it was seated at")
+
+    class Meta:
+        ordering = ["since_ms", "id"]
+        verbose_name_plural = "queue entries"
+
+    def __str__(self) -> str:
+        if self.game_id is None:
+            return f"{self.user} waiting for {self.key}"
+        return f"{self.user} seated at {self.game_id}"
 
 
 class ChatMessage(models.Model):

@@ -20,13 +20,14 @@ from typing import Any
 
 import pytest
 
+from deploy.cluster import free_port as cluster_free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A free port for a server this test starts (below the ephemeral range: deploy/cluster.py says why)."""
+    return cluster_free_port()
 
 
 def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 20) -> None:
@@ -50,11 +51,13 @@ class Served:
     log: Path
     ump_port: int | None = None  # None: UMP over TCP turned off
     mmj_port: int | None = None  # None: mmj over TCP turned off
+    mjai_port: int | None = None  # None: mjai over TCP turned off
 
 
 @contextmanager
 def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, ump: bool = False, mmj: bool = False,
-          quiet: bool = False, again: Served | None = None, env: dict[str, str] | None = None) -> Iterator[Served]:
+          mjai: bool = False, quiet: bool = False, again: Served | None = None,
+          env: dict[str, str] | None = None) -> Iterator[Served]:
     """Run ``setup_script`` (Python, against the child's fresh database), then ``manage.py serve``
     until the block ends; then SIGTERM, as an operator stops it (``process.returncode`` tells how
     it ended). ``again``: a server of the same ``tmp_path`` (killed or stopped) whose database and
@@ -69,24 +72,27 @@ def serve(tmp_path: Path, setup_script: str, *, cribbage: bool = True, ump: bool
     assert setup.returncode == 0, setup.stderr
     if again is not None:
         http_port, tcp_port, ump_port, mmj_port = again.http_port, again.tcp_port, again.ump_port, again.mmj_port
+        mjai_port = again.mjai_port
     else:
         http_port = free_port()
         tcp_port = free_port() if cribbage else None
         ump_port = free_port() if ump else None
         mmj_port = free_port() if mmj else None
+        mjai_port = free_port() if mjai else None
     log = tmp_path / ("serve.log" if again is None else f"serve-{again.process.pid}.log")
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(http_port),
              "--cribbage-port", str(tcp_port or 0), "--ump-port", str(ump_port or 0), "--mmj-port", str(mmj_port or 0),
+             "--mjai-port", str(mjai_port or 0),
              *(["-v", "0"] if quiet else [])],
             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
     try:
-        for line_port in (tcp_port, ump_port, mmj_port):
+        for line_port in (tcp_port, ump_port, mmj_port, mjai_port):
             if line_port is not None:
                 wait_for_port(line_port, process, log)
         wait_for_port(http_port, process, log)
-        yield Served(http_port, tcp_port, setup.stdout, process, log, ump_port, mmj_port)
+        yield Served(http_port, tcp_port, setup.stdout, process, log, ump_port, mmj_port, mjai_port)
     finally:
         stop(process)
 
@@ -104,7 +110,7 @@ def stop(process: subprocess.Popen) -> None:
 @dataclass(frozen=True)
 class SiteSpec:
     """How a test module's server child is set up (the ``site`` fixture, tests/conftest.py):
-    ``setup`` runs against its fresh database; ``cribbage``, ``ump``, ``mmj``: which line ports
+    ``setup`` runs against its fresh database; ``cribbage``, ``ump``, ``mmj``, ``mjai``: which line ports
     it opens; ``env``: settings for the child; ``node``: the module also runs Node.js clients or
     tools of bench/majiang (skipped without Node.js and npm; ``npm ci`` there first)."""
 
@@ -113,6 +119,7 @@ class SiteSpec:
     cribbage: bool = False
     ump: bool = False
     mmj: bool = False
+    mjai: bool = False
     env: dict[str, str] = field(default_factory=dict)
     node: bool = False
 
@@ -149,6 +156,6 @@ def served_site(tmp_path_factory: pytest.TempPathFactory, spec: SiteSpec) -> Ite
             pytest.skip(reason)
         ensure_node_modules()
     path = tmp_path_factory.mktemp(spec.name)
-    with serve(path, spec.setup, cribbage=spec.cribbage, ump=spec.ump, mmj=spec.mmj, quiet=True,
+    with serve(path, spec.setup, cribbage=spec.cribbage, ump=spec.ump, mmj=spec.mmj, mjai=spec.mjai, quiet=True,
                env=spec.env) as served:
         yield Site(served, json.loads(served.setup_output.strip().splitlines()[-1]), path)

@@ -14,6 +14,7 @@ from games.api.base import ApiView, get_game
 from games.api.schema import GAME_ID, WRITE_ERRORS, errors
 from games.api.serializers import (
     AcceptSerializer,
+    AddBotSerializer,
     ArrangementSerializer,
     GameSerializer,
     KickSerializer,
@@ -88,8 +89,9 @@ class KickView(ApiView):
 
 
 class AddBotView(ApiView):
-    @_schema("games_add_bot")
+    @_schema("games_add_bot", AddBotSerializer)
     def post(self, request: Request, game_id: int) -> Response:
-        """Host only: fill a free seat with the game's built-in bot (it accepts every setup)."""
-        door.add_bot(request.user, game_id)
+        """Host only: fill a free seat with the game's built-in bot (it accepts every setup), or at a
+        riichi table with an mjai bot the server runs (``{"bot": "mjai:<name>"}``, docs/protocols/mjai.md)."""
+        door.add_bot(request.user, game_id, _body(AddBotSerializer, request)["bot"])
         return _game_response(game_id)

@@ -55,10 +55,13 @@ class ReplayView(ApiView):
                    responses={200: ReplaySerializer, **errors(400, 404, 409)})
     def get(self, request: Request, game_id: int) -> Response:
         """The state after the first ``step`` actions (fully revealed for finished games), and
-        ``message_steps``: for each history message, the step (1 to ``step``) that produced it."""
+        ``message_steps``: for each history message, the step (1 to ``step``) that produced it.
+        A finished game's also says which visible step that is (steps that change nothing a
+        viewer sees are folded into the step before) and, with ``starts``, where each begins."""
         query = ReplayQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        return Response(door.replay_step(get_game(game_id), request.user, query.validated_data["step"]))
+        return Response(door.replay_step(get_game(game_id), request.user, query.validated_data["step"],
+                                         starts=query.validated_data["starts"]))
 
 
 class MovesView(ApiView):

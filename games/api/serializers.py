@@ -60,6 +60,10 @@ class SetupUserSerializer(serializers.Serializer):
     team = serializers.IntegerField(allow_null=True)
     accepted = serializers.BooleanField()
     position = serializers.IntegerField(allow_null=True)
+    rating = serializers.FloatField(allow_null=True, help_text=(
+        "The user's rating in this game type, mu - 3 sigma rounded to one decimal (0.0 for a user not yet "
+        "rated in it; docs/ratings.md)"))
+    provisional = serializers.BooleanField(help_text="Fewer than 10 rated games of this type")
 
 
 class TimeControlSerializer(serializers.Serializer):
@@ -92,6 +96,8 @@ class SetupStateSerializer(serializers.Serializer):
     time_increment = serializers.IntegerField(help_text="Fischer clock: seconds added per action")
     time_control = TimeControlSerializer(allow_null=True, help_text="Per-decision clock, or null")
     spectator_delay = serializers.IntegerField(help_text="Seconds spectators see the game late; 0: live")
+    rated = serializers.BooleanField(help_text="The game's result changes its players' ratings")
+    rated_people_only = serializers.BooleanField(help_text="A rated table no bot may sit at")
     users = SetupUserSerializer(many=True)
 
 
@@ -130,7 +136,8 @@ class GameSerializer(serializers.ModelSerializer):
         model = Game
         fields = [
             "id", "display_number", "game_type", "mode", "arrangement", "host", "host_username", "status",
-            "time_start", "time_increment", "time_control", "spectator_delay", "seq", "history_size", "created",
+            "time_start", "time_increment", "time_control", "spectator_delay", "rated", "rated_people_only", "seq",
+            "history_size", "created",
             "started", "ended",
             "result", "setup", "players",
         ]
@@ -146,7 +153,8 @@ class GameSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(SetupStateSerializer)
     def get_setup(self, game: Game) -> dict[str, Any]:
-        return door.setup_state(game, self._seats(game))
+        # A list of games passes the page's ratings, read in one query (views.py).
+        return door.setup_state(game, self._seats(game), self.context.get("ratings"))
 
     @extend_schema_field(PlayerSerializer(many=True))
     def get_players(self, game: Game) -> list[dict[str, Any]]:
@@ -190,6 +198,12 @@ class CreateGameSerializer(RuleSerializer):
                                          help_text=f"Seconds spectators see the game late "
                                                    f"(0-{door.MAX_SPECTATOR_DELAY}, else InvalidSpectatorDelay); "
                                                    "omit, null or 0: live")
+    rated = serializers.BooleanField(required=False, allow_null=True, default=None,
+                                     help_text="Does the result change the players' ratings? Omit or null: true "
+                                               "(docs/ratings.md); false: a casual table")
+    rated_people_only = serializers.BooleanField(required=False, allow_null=True, default=False,
+                                                 help_text="A rated table no bot may sit at (no house bots, no "
+                                                           "bot accounts); omit, null or false: anyone")
     rules = serializers.DictField(required=False, allow_null=True, default=dict,
                                   help_text="The game's rule options, e.g. cribbage's {\"counting\": \"manual\", "
                                             "\"variants\": \"D\"}; riichi's {\"preset\": \"tenhou\"} and/or "
@@ -216,6 +230,14 @@ class ArrangementSerializer(RuleSerializer):
                                      help_text="1 random order, 2 exact order, 3 specify teams")
     order = serializers.ListField(child=StrictIntegerField(min_value=1), required=False, allow_null=True,
                                   help_text="User ids in seating order; must list every user at the table once")
+
+
+class AddBotSerializer(RuleSerializer):
+    rule = staticmethod(validation.add_bot)
+    bot = StrictCharField(required=False, allow_null=True, max_length=validation.MAX_BOT_NAME,
+                          help_text="Omit for the game's house bot; riichi: a bot level (beginner, intermediate "
+                                    "or strong), or mjai:<name> for an mjai bot the server runs (an unknown name "
+                                    "is refused UnknownBot, listing the choices)")
 
 
 class KickSerializer(RuleSerializer):
@@ -260,6 +282,9 @@ class SnapshotSerializer(serializers.Serializer):
 
 class ReplayQuerySerializer(serializers.Serializer):
     step = serializers.IntegerField(min_value=0, help_text="Number of actions to replay (0..seq)")
+    starts = serializers.BooleanField(required=False, default=False, help_text=(
+        "Finished games: also answer visible_starts (where each visible step begins). It reads every "
+        "frame of the game: ask once, not with every step"))
 
 
 class ReplaySerializer(serializers.Serializer):
@@ -271,6 +296,20 @@ class ReplaySerializer(serializers.Serializer):
     message_steps = serializers.ListField(child=serializers.IntegerField(),
                                          help_text="For each history message, the step (1..step) whose action "
                                                    "produced it")
+    # Finished games only: a step that changes nothing a viewer sees (riichi's passes) is folded
+    # into the visible step before it (games/records/frames.py).
+    visible_step = serializers.IntegerField(required=False, help_text=(
+        "Finished games: the visible step (0..visible_steps) this step is in. A step that changes nothing "
+        "a viewer sees (every view and the history as the step before) belongs to the visible step before it"))
+    visible_steps = serializers.IntegerField(required=False, help_text="Finished games: the last visible step")
+    visible_start = serializers.IntegerField(required=False, help_text=(
+        "Finished games: the first step of this visible step (the one that changed what a viewer sees)"))
+    visible_previous = serializers.IntegerField(required=False, allow_null=True, help_text=(
+        "Finished games: the first step of the visible step before; null at visible step 0"))
+    visible_next = serializers.IntegerField(required=False, allow_null=True, help_text=(
+        "Finished games: the first step of the visible step after; null at the last"))
+    visible_starts = serializers.ListField(child=serializers.IntegerField(), required=False, help_text=(
+        "Finished games, asked with starts=true: the first step of each visible step, in order"))
 
 
 class MoveSerializer(RuleSerializer):

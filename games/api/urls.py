@@ -2,13 +2,30 @@
 
 from django.urls import path
 
-from games.api import archive_views, export, lobby_views, play_views, preferences_views, review_views, views
+from games.api import (
+    archive_views,
+    decision_review_views,
+    export,
+    lobby_views,
+    play_now_views,
+    play_views,
+    preferences_views,
+    rating_views,
+    review_views,
+    views,
+)
 
 urlpatterns = [
     path("game-types/", views.GameTypesView.as_view(), name="api-game-types"),
     path("me/", views.MeView.as_view(), name="api-me"),
     path("me/preferences/", preferences_views.PreferencesView.as_view(), name="api-me-preferences"),
     path("players/<str:username>/", archive_views.PlayerView.as_view(), name="api-player"),
+    path("players/<str:username>/ratings/", rating_views.PlayerRatingsView.as_view(), name="api-player-ratings"),
+    path("players/<str:username>/ratings/<str:game_type>/history/", rating_views.RatingHistoryView.as_view(),
+         name="api-rating-history"),
+    path("ratings/<str:game_type>/", rating_views.LeaderboardView.as_view(), name="api-leaderboard"),
+    path("play-now/", play_now_views.PlayNowView.as_view(), name="api-play-now"),
+    path("play-now/choices/", play_now_views.PlayNowChoicesView.as_view(), name="api-play-now-choices"),
     path("games/", views.GameListView.as_view(), name="api-games"),
     # Before the <game_id> routes, as a literal segment must win over a parameter.
     path("games/export/", export.ExportView.as_view(), name="api-games-export"),
@@ -21,6 +38,10 @@ urlpatterns = [
     path("games/<int:game_id>/kick/", lobby_views.KickView.as_view(), name="api-game-kick"),
     path("games/<int:game_id>/add-bot/", lobby_views.AddBotView.as_view(), name="api-game-add-bot"),
     path("games/<int:game_id>/review/", review_views.ReviewView.as_view(), name="api-game-review"),
+    path("games/<int:game_id>/review/<int:seat>/", decision_review_views.DecisionReviewView.as_view(),
+         name="api-game-decision-review"),
+    path("games/<int:game_id>/review/<int:seat>/download/", decision_review_views.DecisionReviewDownloadView.as_view(),
+         name="api-game-decision-review-download"),
     path("games/<int:game_id>/paifu/", review_views.PaifuView.as_view(), name="api-game-paifu"),
     path("games/<int:game_id>/record/", review_views.RecordView.as_view(), name="api-game-record"),
     path("games/<int:game_id>/history/", play_views.HistoryView.as_view(), name="api-game-history"),
@@ -30,4 +51,5 @@ urlpatterns = [
     path("games/<int:game_id>/resume/", play_views.ResumeView.as_view(), name="api-game-resume"),
     path("games/<int:game_id>/chat/", play_views.ChatView.as_view(), name="api-game-chat"),
     path("games/<int:game_id>/export/", export.GameExportView.as_view(), name="api-game-export"),
+    path("games/<int:game_id>/ratings/", rating_views.GameRatingsView.as_view(), name="api-game-ratings"),
 ]

@@ -37,8 +37,11 @@ class GameListView(GenericApiView):
     def get(self, request: Request) -> Response:
         """Games and tables, newest first, optionally filtered."""
         queryset = self.filter_queryset(self.get_queryset())
-        page = self.paginate_queryset(queryset)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+        page = self.paginate_queryset(queryset) or []
+        # The players' ratings of the whole page in one query, not one a game.
+        ratings = door.shown_ratings((g.game_type, [s.user_id for s in g.seats.all()]) for g in page)
+        return self.get_paginated_response(self.get_serializer(page, many=True, context={
+            **self.get_serializer_context(), "ratings": ratings}).data)
 
     @extend_schema(operation_id="games_create", tags=["games"], request=CreateGameSerializer,
                    responses={201: GameSerializer, **errors(400, 401, 403)})

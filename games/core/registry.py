@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import functools
+import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
 from games.core.engine import Engine, Mode
+
+# A bot's chooser: (type, params) from (its seat's view, the legal actions, a seeded rng).
+Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
+
+
+@functools.cache
+def _load(path: str) -> Any:
+    """The object ``path`` ("module:name") names, imported once: the server asks for a bot's
+    chooser at every step it plays."""
+    module, _, name = path.partition(":")
+    return getattr(import_module(module), name)
 
 
 @dataclass(frozen=True)
@@ -24,6 +37,9 @@ class GameType:
     # "module:function" writing a finished game's native record from (game, engine at its end,
     # the seated seats in position order, users loaded): (format, version, document).
     record_path: str | None = None
+    # "module:name" of the game's bot levels, a dict of level name -> chooser (as ``bot_path``'s);
+    # each level plays as accounts of its own (games/core/bots.py). None: the house bot only.
+    levels_path: str | None = None
 
     @property
     def playable(self) -> bool:
@@ -35,20 +51,21 @@ class GameType:
     def engine_class(self) -> type[Engine]:
         if self.engine_path is None:
             raise LookupError(f"{self.name} cannot be played yet")
-        module, _, name = self.engine_path.partition(":")
-        return getattr(import_module(module), name)
+        return _load(self.engine_path)
 
-    def bot(self) -> Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]:
+    def bot(self) -> Choose:
         if self.bot_path is None:
             raise LookupError(f"{self.name} has no bot yet")
-        module, _, name = self.bot_path.partition(":")
-        return getattr(import_module(module), name)
+        return _load(self.bot_path)
+
+    def bot_levels(self) -> Mapping[str, Choose]:
+        """The bot levels a host or Play now may choose, by name, in their order; empty if none."""
+        return {} if self.levels_path is None else _load(self.levels_path)
 
     def record_builder(self) -> Callable[..., tuple[str, int, Any]]:
         if self.record_path is None:
             raise LookupError(f"{self.name} has no record format")
-        module, _, name = self.record_path.partition(":")
-        return getattr(import_module(module), name)
+        return _load(self.record_path)
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -66,14 +83,21 @@ ACQUIRE_MODES = tuple(Mode(n, f"Singles {n}", n) for n in range(1, 7)) + (
     Mode(9, "Teams 3 vs 3", 6, 2),
 )
 
+# The riichi house bot's chooser, "module:function". ``RIICHI_HOUSE_BOT`` overrides it for the
+# whole process (``bench/bot_strength.py --house-bot`` sets it for its server child, to pit
+# another chooser such as ``games.riichi.bots.strong:choose`` against majiang-ai); unset, the
+# house bot plays.
+RIICHI_HOUSE_BOT = os.environ.get("RIICHI_HOUSE_BOT") or "games.riichi.bots.house:choose"
+
 GAME_TYPES: dict[str, GameType] = {
     gt.key: gt
     for gt in (
         GameType("acquire", "Acquire", ACQUIRE_MODES, "games.acquire.engine.game:AcquireGame",
                  "games.acquire.bots.house:choose", record_path="games.acquire.records.review_io:native_record"),
         GameType("riichi", "Riichi mahjong", (Mode(4, "Four players", 4),), "games.riichi.engine.table:RiichiGame",
-                 "games.riichi.bots.house:choose", start_rules={"hand_end_ack": True},
-                 record_path="games.riichi.records.paifu_io:native_record"),
+                 RIICHI_HOUSE_BOT, start_rules={"hand_end_ack": True},
+                 record_path="games.riichi.records.paifu_io:native_record",
+                 levels_path="games.riichi.bots.levels:LEVELS"),
         GameType(
             "cribbage",
             "Cribbage",

@@ -36,6 +36,7 @@ MAX_SEAT = 2**15 - 1
 MAX_ACTION_LENGTH = 40
 # Game.game_type's column: no longer key can name a game type.
 MAX_GAME_TYPE_LENGTH = 32
+MAX_BOT_NAME = 40
 # What CreateGame without a game_type opens: seed 003's protocol was Acquire's, and its clients
 # send none.
 DEFAULT_GAME_TYPE = "acquire"
@@ -65,6 +66,13 @@ def integer(value: Any, field: str, *, minimum: int = 0, maximum: int = MAX_INT)
 
 def optional_integer(value: Any, field: str, *, minimum: int = 0, maximum: int = MAX_INT) -> int | None:
     return None if value is None else integer(value, field, minimum=minimum, maximum=maximum)
+
+
+def optional_boolean(value: Any, field: str) -> bool | None:
+    """A JSON true or false, or None when absent: 0 and 1 are not booleans here."""
+    if value is not None and not isinstance(value, bool):
+        raise FieldError(field, "must be true or false")
+    return value
 
 
 def game_id(value: Any, field: str = "game") -> int:
@@ -185,6 +193,9 @@ def create_game(message: Mapping[str, Any]) -> dict[str, Any]:
         "time_control": message.get("time_control"),
         "spectator_delay": 0 if spectator_delay is None else spectator_delay,
         "rules": rules or {},
+        # None: the lobby's default (rated; docs/ratings.md)
+        "rated": optional_boolean(message.get("rated"), "rated"),
+        "rated_people_only": bool(optional_boolean(message.get("rated_people_only"), "rated_people_only")),
     }
 
 
@@ -205,6 +216,13 @@ def change_arrangement(message: Mapping[str, Any]) -> dict[str, Any]:
             raise FieldError("order", "must be a list of user ids")
         order = [integer(user, "order", minimum=1) for user in order]
     return {"arrangement": integer(message.get("arrangement"), "arrangement", minimum=-MAX_INT), "order": order}
+
+
+def add_bot(message: Mapping[str, Any]) -> dict[str, Any]:
+    """AddBot's ``bot``: left out (or null) for the game's house bot, else a bot level's name
+    (``strong``) or a registered bot's (``mjai:<name>``), checked by the lobby (UnknownBot)."""
+    bot = message.get("bot")
+    return {"bot": None if bot is None else text(bot, "bot", max_length=MAX_BOT_NAME)}
 
 
 def kick(message: Mapping[str, Any]) -> dict[str, Any]:
@@ -236,3 +254,12 @@ def chat(message: Mapping[str, Any]) -> dict[str, Any]:
     if "\x00" in said or not is_encodable(said):
         raise GameError("InvalidChat", "chat must be valid Unicode text without NUL")
     return {"text": said}
+
+
+PLAY_NOW_FIELDS = ("game_type", "preset", "length", "bot_level", "players", "clock", "bots_after")
+
+
+def play_now(message: Mapping[str, Any]) -> dict[str, Any]:
+    """PlayNow's fields (the lobby frame's, POST /api/play-now/'s body): the ones it names, as
+    given; their values are Play now's rule (games/core/play_now.py ``read``: InvalidPlayNow)."""
+    return {name: message[name] for name in PLAY_NOW_FIELDS if name in message}

@@ -8,6 +8,13 @@ from its own chair: riichi marks the viewer, cribbage puts the viewer's hand fir
 step costs one chunk and at most ``EVERY - 1`` small patches, whatever the step or the game's
 length; a riichi game's 30 KB views (they carry the paifu so far) cost a few KB a chunk.
 
+Visible steps: a step whose views (every viewer's) and history are those of the step before shows a
+viewer nothing new (riichi's passes: the other seats declining to call a discard), so the replay
+folds it into the step before. Each visible step is a run of log steps, named by its first; each
+chunk says, for each of its steps, which visible step it is in and where that one and its
+neighbours begin (``groups``), so stepping by what a viewer sees also reads one chunk. Whether a
+step is visible is decided here, from the very frames served, and nowhere else.
+
 Pure: views in, bytes out, and back. The service builds and reads them (``games.service.reads.replay_step``).
 """
 
@@ -20,6 +27,9 @@ from typing import Any
 
 EVERY = 64
 SPECTATOR = "spectator"
+# A step's key beside its viewers: how many history messages there are by then. A step that adds
+# one is visible even if no view changes (the log shows the message).
+HISTORY = "history"
 
 # A patch is a list whose first item says what it does:
 #   ["=", value]                      the value is replaced
@@ -103,23 +113,35 @@ def _text(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _chunk(base: str, diffs: list[str], seats: list[str]) -> bytes:
-    return zlib.compress(f'{{"base":{base},"diffs":[{",".join(diffs)}],"seats":[{",".join(seats)}]}}'.encode(), 6)
+def _chunk(groups: list[list[int | None]], visible_steps: int, base: str, diffs: list[str],
+           seats: list[str]) -> bytes:
+    # The groups first: ``visible_starts`` reads them without inflating the views behind them.
+    return zlib.compress(f'{{"groups":{_text(groups)},"visible_steps":{visible_steps},"base":{base},'
+                         f'"diffs":[{",".join(diffs)}],"seats":[{",".join(seats)}]}}'.encode(), 6)
 
 
 def chunks(steps: Iterable[dict[str, Any]], every: int = EVERY) -> Iterator[bytes]:
     """The chunks of a game's steps. Each step is its views by viewer: ``SPECTATOR`` and each seat
-    position as a string. A step is written down before the next is asked for, so the views may
-    share parts that the next step changes (an engine's view may hand out its own lists)."""
+    position as a string, and optionally ``HISTORY``, the number of history messages by then. A
+    step is written down before the next is asked for, so the views may share parts that the next
+    step changes (an engine's view may hand out its own lists). The chunks come once every step is
+    read: each says how many visible steps the game has."""
+    pieces: list[tuple[str, list[str], list[str]]] = []
+    starts: list[int] = []  # the first step of each visible step
     base = ""
     seen: Any = None  # the spectator's view so far, as JSON: our own copy, changed patch by patch
     diffs: list[str] = []
     seats: list[str] = []
+    last_seats: str | None = None
+    last_heard: Any = None
     for number, views in enumerate(steps):
         spectator = views[SPECTATOR]
         if number % every == 0:
+            # A chunk's first step is written whole, not as a change: whether it changed anything
+            # costs one more diff a chunk.
+            moved = number == 0 or diff(seen, spectator) is not None
             if base:
-                yield _chunk(base, diffs, seats)
+                pieces.append((base, diffs, seats))
             base, diffs, seats = _text(spectator), [], []
             seen = json.loads(base)
         else:
@@ -127,17 +149,42 @@ def chunks(steps: Iterable[dict[str, Any]], every: int = EVERY) -> Iterator[byte
             # the size of the view (a riichi view carries the whole paifu so far).
             change = _text(diff(seen, spectator))
             diffs.append(change)
+            moved = change != "null"
             seen = patch(seen, json.loads(change))
         # Against the engine's own spectator view, which equals ``seen``: the parts a seat's view
         # shares with it are the same objects, compared at no cost.
-        seats.append(_text({key: diff(spectator, view) for key, view in views.items() if key != SPECTATOR}))
+        mine = _text({key: diff(spectator, view) for key, view in views.items() if key not in (SPECTATOR, HISTORY)})
+        seats.append(mine)
+        # The spectator's view unchanged, a seat's patch from it unchanged means its view is too.
+        heard = views.get(HISTORY)
+        if moved or mine != last_seats or heard != last_heard:
+            starts.append(number)
+        last_seats, last_heard = mine, heard
     if base:
-        yield _chunk(base, diffs, seats)
+        pieces.append((base, diffs, seats))
+    visible_steps = len(starts) - 1
+    visible = 0  # the visible step of the step at hand
+    for index, (base, diffs, seats) in enumerate(pieces):
+        groups: list[list[int | None]] = []
+        for number in range(index * every, index * every + len(seats)):
+            while visible < visible_steps and starts[visible + 1] <= number:
+                visible += 1
+            groups.append([visible, starts[visible - 1] if visible else None, starts[visible],
+                           starts[visible + 1] if visible < visible_steps else None])
+        yield _chunk(groups, visible_steps, base, diffs, seats)
 
 
 def view_at(chunk: bytes, offset: int, viewer: str = SPECTATOR) -> dict[str, Any]:
     """The view of ``viewer`` (``SPECTATOR`` or a seat position as a string) at the chunk's
     ``offset``-th step."""
+    return step_at(chunk, offset, viewer)[0]
+
+
+def step_at(chunk: bytes, offset: int, viewer: str = SPECTATOR) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The view of ``viewer`` at the chunk's ``offset``-th step, and the visible step it is in:
+    ``visible_step`` (0 to ``visible_steps``), the first step of it (``visible_start``), of the one
+    before (``visible_previous``, None for the first) and of the one after (``visible_next``, None
+    for the last). None for a chunk written before visible steps were (build it again)."""
     frame = json.loads(zlib.decompress(chunk))
     if not 0 <= offset < len(frame["seats"]):
         raise IndexError(f"the chunk has {len(frame['seats'])} steps, not {offset + 1}")
@@ -146,7 +193,34 @@ def view_at(chunk: bytes, offset: int, viewer: str = SPECTATOR) -> dict[str, Any
         view = patch(view, change)
     if viewer != SPECTATOR:
         view = patch(view, frame["seats"][offset][viewer])
-    return view
+    if "groups" not in frame:
+        return view, None
+    visible, previous, start, following = frame["groups"][offset]
+    return view, {"visible_step": visible, "visible_steps": frame["visible_steps"], "visible_previous": previous,
+                  "visible_start": start, "visible_next": following}
 
 
-__all__ = ["EVERY", "SPECTATOR", "chunks", "diff", "patch", "view_at"]
+_GROUPS = b'{"groups":'
+_GROUPS_END = b',"visible_steps":'
+
+
+def visible_starts(chunks: Iterable[bytes]) -> list[int] | None:
+    """The first step of each visible step of a game, from all its chunks in order (None if one
+    was written before visible steps were). Each chunk is inflated only as far as its groups."""
+    starts: list[int] = []
+    for chunk in chunks:
+        inflate = zlib.decompressobj()
+        text = inflate.decompress(chunk, 4096)
+        if not text.startswith(_GROUPS):
+            return None  # an older chunk: the views come first and no groups
+        while (end := text.find(_GROUPS_END)) < 0:
+            if not inflate.unconsumed_tail:
+                return None
+            text += inflate.decompress(inflate.unconsumed_tail, 4096)
+        for _visible, _previous, start, _next in json.loads(text[len(_GROUPS):end]):
+            if not starts or starts[-1] != start:
+                starts.append(start)
+    return starts
+
+
+__all__ = ["EVERY", "HISTORY", "SPECTATOR", "chunks", "diff", "patch", "step_at", "view_at", "visible_starts"]

@@ -82,15 +82,17 @@ def rebuild_record(game: Game) -> GameRecord:
 
 def frame_fields(game: Game) -> tuple[list[bytes], list[int]]:
     """A game's replay frames (``games/records/frames.py``) and the step of each history message, from
-    its log: every step's views, spectator's and each seat's, all revealed."""
+    its log: every step's views, spectator's and each seat's, all revealed, and its visible steps."""
     seats = state.seated(game)
     message_steps: list[int] = []
 
     def steps() -> Iterator[dict[str, Any]]:
         for entry in state.replaying(game, message_steps=message_steps):
-            views = {frames.SPECTATOR: entry.engine.view(None, reveal_all=True)}
+            views: dict[str, Any] = {frames.SPECTATOR: entry.engine.view(None, reveal_all=True)}
             for seat in seats:
                 views[str(seat.position)] = entry.engine.view(seat.position, reveal_all=True)
+            # A message that changes no view still changes what the replay shows (its log).
+            views[frames.HISTORY] = len(entry.history)
             yield views
 
     return list(frames.chunks(steps())), message_steps

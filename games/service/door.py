@@ -2,7 +2,8 @@
 REST, the admin, management commands) sets up tables, applies moves and reads views through this
 module, and nothing else of ``games.service`` but presence (who is connected) and the pushes' group
 names. Behind it: ``lobby`` (table set-up), ``moves`` (the write path), ``reads`` (history, Snapshots,
-replay steps), ``lifecycle`` (forfeit, away, adjourn, resume, abort), ``chat`` and the stored records.
+replay steps), ``lifecycle`` (forfeit, away, adjourn, resume, abort), ``chat``, ``ratings``, ``play_now`` (the
+queue) and the stored records.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from games.service.lifecycle import abort, resume, set_away
 from games.service.lobby import (
     MAX_CLOCK_SECONDS,
     MAX_SPECTATOR_DELAY,
+    MJAI_PREFIX,
     RESERVED_RULES,
     accept,
     add_bot,
@@ -42,12 +44,35 @@ from games.service.lobby import (
     setup_state,
 )
 from games.service.moves import Hold, apply_action, apply_action_in_time, play_due
+from games.service.play_now import join as play_now
+from games.service.play_now import leave as leave_play_now
+from games.service.play_now import status as play_now_status
+from games.service.ratings import ACTIVE_DAYS as RATING_ACTIVE_DAYS
+from games.service.ratings import HISTORY_LIMIT as RATING_HISTORY_LIMIT
+from games.service.ratings import (
+    LEADERBOARD_LIMIT,
+    MAX_LEADERBOARD_LIMIT,
+    PLAYER_KINDS,
+    leaderboard,
+    player_ratings,
+    shown_ratings,
+)
+from games.service.ratings import game_changes as game_rating_changes
+from games.service.ratings import history as rating_history
+from games.service.ratings import rebuild as rebuild_ratings
+from games.service.ratings import verify as verify_ratings
 from games.service.reads import history, replay_step, seat_view, snapshot, viewer_position
+from games.service.review import document as review_document
+from games.service.review import request as request_review
+from games.service.review import status as review_status
 from games.service.sweeper import ensure_running as ensure_sweeper
 
 __all__ = [
     "answered", "came_back", "clock_label", "describe_clocks", "describe_control", "ensure_sweeper", "game_row",
-    "has_record", "per_decision", "verify_record",
+    "has_record", "per_decision", "verify_record", "RATING_ACTIVE_DAYS", "LEADERBOARD_LIMIT", "MAX_LEADERBOARD_LIMIT",
+    "PLAYER_KINDS", "game_rating_changes", "leaderboard", "player_ratings", "rebuild_ratings", "verify_ratings",
+    "RATING_HISTORY_LIMIT", "rating_history", "shown_ratings", "play_now", "leave_play_now", "play_now_status",
+    "MJAI_PREFIX", "request_review", "review_document", "review_status",
     "MAX_CLOCK_SECONDS", "MAX_SPECTATOR_DELAY", "RESERVED_RULES", "Hold", "abort", "accept", "act", "act_async",
     "act_in_time", "add_bot", "apply_action", "apply_action_in_time", "change_arrangement", "change_mode",
     "close_orphaned", "configure", "create_table", "history", "join", "kick", "leave", "native_record", "play_due",

@@ -16,20 +16,24 @@ to the lobby after commit. Rules, as documented in docs/lobby.md:
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from games.core.bots import HOUSE_BOT_PREFIX, MJAI_PREFIX, level_prefix
 from games.core.engine import Mode
 from games.core.errors import Conflict, Forbidden, GameError, NotFound
 from games.core.registry import GameType, get_game_type
 from games.models import Arrangement, Game, Seat, Status
-from games.service import clocks, push
+from games.service import clocks, push, queue
 from games.service.lifecycle import forfeit
 from games.service.moves import ADJOURNED_REASON, play_due, start_game
+from games.service.ratings import shown_ratings
 
 _random = secrets.SystemRandom()
 MAX_CLOCK_SECONDS = 24 * 3600
@@ -41,9 +45,14 @@ RESERVED_RULES = frozenset({"tile_bag", "host_seat", "imported", "hand_end_ack"}
 # would make the server play a seat while play is stopped.
 
 
-def setup_state(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
-    """The table as everyone in the lobby sees it (no hidden information exists yet)."""
+def setup_state(game: Game, seats: list[Seat] | None = None,
+                ratings: Mapping[tuple[int, str], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The table as everyone in the lobby sees it (no hidden information exists yet), each user with
+    the rating they show in its game type. ``ratings``: ``ratings.shown_ratings`` of several tables
+    at once, for a list of them; without it this table's are read in one query."""
     seats = list(game.seats.select_related("user").order_by("slot")) if seats is None else seats
+    if ratings is None:
+        ratings = shown_ratings([(game.game_type, [s.user_id for s in seats])])
     return {
         "game": game.id,
         "display_number": game.display_number,
@@ -59,6 +68,8 @@ def setup_state(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
         "time_increment": game.time_increment,
         "time_control": clocks.describe_control(game),
         "spectator_delay": game.spectator_delay,
+        "rated": game.rated,
+        "rated_people_only": game.rated_people_only,
         "users": [
             {
                 "user": s.user_id,
@@ -68,6 +79,7 @@ def setup_state(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
                 "team": s.team,
                 "accepted": s.accepted,
                 "position": s.position,
+                **ratings.get((s.user_id, game.game_type), {"rating": None, "provisional": False}),
             }
             for s in seats
         ],
@@ -144,11 +156,13 @@ def _check_rules(game_type: GameType, mode: Mode, rules: dict[str, Any]) -> None
 
 def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: int | None = None,
                  time_increment: int = 0, rules: dict[str, Any] | None = None,
-                 time_control: Any = None, spectator_delay: Any = 0) -> Game:
+                 time_control: Any = None, spectator_delay: Any = 0, rated: bool | None = None,
+                 rated_people_only: bool = False) -> Game:
     """Open a table with ``user`` as its host in the first seat. The clock is Fischer's
     (``time_start`` seconds, ``time_increment`` per move), majiang-server's (``time_control``:
     ``{"per_decision": s, "bank": s}``, checked here whatever its shape) or none. Spectators see
-    the game ``spectator_delay`` seconds late (0: live)."""
+    the game ``spectator_delay`` seconds late (0: live). A table is rated unless ``rated`` is
+    False (docs/ratings.md); ``rated_people_only`` makes it rated and keeps bots out of its seats."""
     game_type = get_game_type(game_type_key)
     if game_type is None:
         raise GameError("UnknownGameType", f"no game type {game_type_key!r}")
@@ -175,15 +189,20 @@ def create_table(user: User, game_type_key: str, mode_id: int, *, time_start: in
     if time_increment and time_start is None:
         # An increment on no clock would be silently dropped: say so instead.
         raise GameError("InvalidTimeControl", "time_increment needs time_start (an untimed game has no increment)")
+    if rated_people_only and rated is False:
+        raise GameError("InvalidRated", "a table for people only is a rated table: leave rated out or true")
+    if rated_people_only and user.is_bot:
+        raise GameError("PeopleOnly", "a bot cannot open a table for people only")
     with transaction.atomic():
         game = Game.objects.create(
             game_type=game_type.key, mode=mode_id, host=user, time_start=time_start,
             time_increment=time_increment, rules=rules or {},
             time_per_decision=decision[0] if decision else None, time_bank=decision[1] if decision else 0,
-            spectator_delay=spectator_delay,
+            spectator_delay=spectator_delay, rated=rated is not False, rated_people_only=bool(rated_people_only),
         )
         seat = Seat.objects.create(game=game, user=user, slot=0)
         seats = [seat]
+        queue.leave(user.id, "seated")
         _announce(game, {"type": "GameCreated", "game": game.id, "display_number": game.display_number,
                          "game_type": game.game_type, "mode": game.mode, "host": user.id,
                          "setup": setup_state(game, seats)}, seats)
@@ -197,10 +216,13 @@ def join(user: User, game_id: int) -> Game:
         seats = list(_seats(game))
         if any(s.user_id == user.id for s in seats):
             raise Conflict("AlreadyInGame", "you are already at this table")
+        if user.is_bot and game.rated_people_only:
+            raise Forbidden("PeopleOnly", "this rated table is for people only")
         mode = _game_type(game).mode(game.mode)
         if len(seats) >= mode.seats:
             raise Conflict("GameFull", "every seat at this table is taken")
         Seat.objects.create(game=game, user=user, slot=len(seats))
+        queue.leave(user.id, "seated")
         _setup_changed(game, {"type": "UserJoinedGame", "user": user.id, "username": user.username})
         _maybe_start(game)
     return game
@@ -228,15 +250,13 @@ def leave(user: User, game_id: int) -> Game:
     return game
 
 
-HOUSE_BOT_PREFIX = "house-bot-"
-
-
-def _free_house_bot(game: Game) -> User:
-    """The lowest-numbered house bot not at this table, created on first use."""
+def _free_house_bot(game: Game, prefix: str = HOUSE_BOT_PREFIX) -> User:
+    """The lowest-numbered bot account of ``prefix`` (the default house bot's, a bot level's, or an
+    mjai bot's) not at this table, created on first use."""
     seated = set(game.seats.values_list("user_id", flat=True))
     number = 1
     while True:
-        bot, created = User.objects.get_or_create(username=f"{HOUSE_BOT_PREFIX}{number}", defaults={"is_bot": True})
+        bot, created = User.objects.get_or_create(username=f"{prefix}{number}", defaults={"is_bot": True})
         if created:
             bot.set_unusable_password()  # nobody logs in as a house bot
             bot.save(update_fields=["password"])
@@ -245,21 +265,73 @@ def _free_house_bot(game: Game) -> User:
         number += 1
 
 
-def add_bot(host: User, game_id: int) -> Game:
-    """The host fills a free seat with the game's built-in bot."""
+def mjai_bot_prefix(name: str) -> str:
+    """The accounts an operator's mjai bot ``name`` plays as: ``mjai-<name>-1``, ``-2``, ..."""
+    return f"{MJAI_PREFIX}{name}-"
+
+
+def _bot_prefix(game_type: GameType, bot: str | None) -> str:
+    """The accounts AddBot's ``bot`` plays as: left out, the game's default house bot; a bot level's
+    name (``beginner``, ``intermediate``, ``strong`` at riichi: games/core/bots.py); or (riichi)
+    ``mjai:<name>``, one of the mjai bots the operator registered. Anything else is UnknownBot,
+    naming the choices."""
+    if bot is None:
+        return HOUSE_BOT_PREFIX
+    if bot in game_type.bot_levels():
+        return level_prefix(bot)
+    name = bot.removeprefix("mjai:")
+    if game_type.key == "riichi" and bot.startswith("mjai:") and name in settings.MJAI_BOTS:
+        return mjai_bot_prefix(name)
+    known = [*game_type.bot_levels(), *(f"mjai:{n}" for n in settings.MJAI_BOTS if game_type.key == "riichi")]
+    choices = f"choose {', '.join(known)}, or " if known else ""
+    raise GameError("UnknownBot", f"no bot {bot!r} here; {choices}leave bot out for the house bot")
+
+
+def add_bot(host: User, game_id: int, bot: str | None = None) -> Game:
+    """The host fills a free seat with the game's house bot, one of its bot levels, or (riichi) one of
+    the mjai bots the operator registered (settings.MJAI_BOTS: docs/protocols/mjai.md), which the
+    server runs for the seat once the game starts (games/riichi/transport/mjai_house.py)."""
     with transaction.atomic():
         game = _locked_setup(game_id)
         _require_host(game, host)
         game_type = _game_type(game)
+        prefix = _bot_prefix(game_type, bot)
         if game_type.bot_path is None:
             raise GameError("NoBot", f"{game_type.name} has no bot yet")
+        if game.rated_people_only:
+            raise Forbidden("PeopleOnly", "this rated table is for people only")
         seats = list(_seats(game))
         if len(seats) >= game_type.mode(game.mode).seats:
             raise Conflict("GameFull", "every seat at this table is taken")
-        bot = _free_house_bot(game)
-        Seat.objects.create(game=game, user=bot, slot=len(seats), accepted=True)
-        _setup_changed(game, {"type": "UserJoinedGame", "user": bot.id, "username": bot.username, "bot": True})
+        seated = _free_house_bot(game, prefix)
+        Seat.objects.create(game=game, user=seated, slot=len(seats), accepted=True)
+        _setup_changed(game, {"type": "UserJoinedGame", "user": seated.id, "username": seated.username, "bot": True})
         _maybe_start(game)
+    return game
+
+
+def open_matched(users: list[User], game_type_key: str, mode_id: int, rules: dict[str, Any],
+                 clock: dict[str, Any], bots: int, bot_level: str | None = None) -> Game:
+    """Play now's table (games/service/play_now.py): ``users`` seated, the first as host, and
+    ``bots`` house bots (of ``bot_level``'s accounts if given, else the default house bot);
+    everyone has accepted (each asked for exactly this table), so it starts at once, seated in
+    random order. A rated table, as any table of people is by default. The caller's transaction
+    holds the queue; the choices were checked when the players queued."""
+    decision = clocks.time_control(clock.get("time_control"))
+    game = Game.objects.create(
+        game_type=game_type_key, mode=mode_id, host=users[0], rules=rules, time_start=clock.get("time_start"),
+        time_increment=clock.get("time_increment", 0), time_per_decision=decision[0] if decision else None,
+        time_bank=decision[1] if decision else 0, rated=True,
+    )
+    seats = [Seat.objects.create(game=game, user=user, slot=slot, accepted=True) for slot, user in enumerate(users)]
+    prefix = HOUSE_BOT_PREFIX if bot_level is None else level_prefix(bot_level)
+    for _ in range(bots):
+        seats.append(Seat.objects.create(game=game, user=_free_house_bot(game, prefix), slot=len(seats),
+                                         accepted=True))
+    _announce(game, {"type": "GameCreated", "game": game.id, "display_number": game.display_number,
+                     "game_type": game.game_type, "mode": game.mode, "host": users[0].id,
+                     "setup": setup_state(game, seats)}, seats)
+    _maybe_start(game)
     return game
 
 

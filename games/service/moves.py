@@ -22,15 +22,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 from accounts.models import User
+from games.core import bots as bot_accounts
 from games.core.engine import Event, Rejection
 from games.core.errors import Conflict, Forbidden, GameError, NotFound
 from games.core.registry import get_game_type
 from games.models import Game, Seat, Status
 from games.records import store
-from games.service import clocks, move_sql, push, reads, window
+from games.service import clocks, move_sql, push, ratings, reads, window
 from games.state import replay as state
 
 log = logging.getLogger(__name__)
@@ -133,8 +133,11 @@ def _server_played(entry: state.Replayed) -> tuple[set[int], set[int]]:
     """The positions the server plays: forfeited players, players away (``set_away``), and house
     bots."""
     seats = entry.seats or []
-    absent = {s.position for s in seats if s.forfeited or s.away}
-    bots = {s.position for s in seats if s.user.is_bot and not s.forfeited}
+    # An operator's mjai bot decides over its bridge's link, as a person does; while it is away
+    # (its bridge died, or never came) the house bot plays its seat (docs/protocols/mjai.md).
+    bots = {s.position for s in seats if s.user.is_bot and not s.forfeited
+            and (s.away or bot_accounts.server_chooses(s.user.username))}
+    absent = {s.position for s in seats if (s.forfeited or s.away) and s.position not in bots}
     return absent, bots
 
 
@@ -151,7 +154,11 @@ def auto_play(game: Game, entry: state.Replayed, limit: int = AUTO_STEP) -> list
     follows in the next step). Forfeited seats get the engine's automatic action, flagged as
     auto-played; house bots make their own decisions, which are ordinary moves."""
     absent, bots = _server_played(entry)
-    choose = get_game_type(game.game_type).bot() if bots else None
+    # Each bot seat's chooser, named by its account (a bot level's, or the game's house bot:
+    # games/core/bots.py): a look-up a seat, however long the game.
+    game_type = get_game_type(game.game_type)
+    choosers = {s.position: bot_accounts.chooser(game_type, s.user.username)
+                for s in entry.seats or [] if s.position in bots}
     events: list[Event] = []
     for _ in range(limit):
         engine = entry.engine
@@ -168,7 +175,7 @@ def auto_play(game: Game, entry: state.Replayed, limit: int = AUTO_STEP) -> list
             # Seeded by game and step (the seq the answer takes, counting answers kept back by an
             # open window), so a bot's play does not depend on which process runs it.
             rng = random.Random(f"{game.seed}:{game.seq + len(game.window_answers or [])}")
-            action_type, params = choose(engine.view(seat), engine.legal_actions(seat), rng)
+            action_type, params = choosers[seat](engine.view(seat), engine.legal_actions(seat), rng)
             events += _append(game, entry, seat, action_type, params)
     return events
 
@@ -193,8 +200,10 @@ def _expire(game: Game, entry: state.Replayed, now: int, limit: int = AUTO_STEP)
 def _finish_if_over(game: Game, entry: state.Replayed) -> None:
     if entry.engine.is_over and game.status == Status.ACTIVE:
         game.status = Status.FINISHED
-        game.ended = timezone.now()
         game.result = entry.engine.result()
+        # Sets ``ended`` too: after locking a rated game's players, so games that share a player
+        # end in the order their ratings changed (docs/ratings.md).
+        ratings.settle(game, entry.seats or state.seated(game))
         move_sql.write_actions(game)  # the record is checked against the log (RECORDS_VERIFY_ON_WRITE)
         store.store_record(game, entry)
         push.to_lobby({"type": "GameInactive", "game": game.id, "status": game.status, "result": game.result},

@@ -17,11 +17,14 @@ from config import channel_layers
 from games.core import limits
 from games.core.errors import NotFound
 from games.models import Client, Game, Seat, ServerProcess, Status
-from games.service import abandon, chat, clocks, push, reads
+from games.service import abandon, chat, clocks, play_now, push, reads
 from games.service.lobby import setup_state
+from games.service.ratings import shown_ratings
 
 # This process's identity, for the Client rows it owns.
 SERVER_ID = uuid.uuid4().hex
+# A player's shown rating where the game type is not rated (ratings.shown_ratings).
+NO_RATING = {"rating": None, "provisional": False}
 _forgot_others = False
 
 
@@ -39,6 +42,16 @@ def forget_dead_servers() -> None:
     _forgot_others = True
     if not channel_layers.spans_processes(settings.CHANNEL_LAYERS):
         Client.objects.exclude(server=SERVER_ID).delete()
+
+
+def leads() -> bool:
+    """Whether this process is the one that runs what only one process may (the mjai bots the server
+    starts): the only process on the embedded default; with several, the live one of the smallest id."""
+    if not channel_layers.spans_processes(settings.CHANNEL_LAYERS):
+        return True
+    cutoff = clocks.now_ms() - int(dead_after_seconds() * 1000)
+    first = ServerProcess.objects.filter(last_seen_ms__gte=cutoff).order_by("id").values_list("id", flat=True).first()
+    return first == SERVER_ID
 
 
 def heartbeat_seconds() -> float:
@@ -103,6 +116,10 @@ def connect(user: User, channel_name: str, known: dict[int, int], rejoin: int | 
         greetings["inactive_games"] = inactive
     if entered is not None:
         greetings["entered_game"] = entered
+    queued = play_now.status(user)
+    if queued["status"] != "none":
+        # Back after a reload or a restart: where Play now stands (docs/play-now.md).
+        greetings["play_now"] = queued
     return greetings
 
 
@@ -135,6 +152,10 @@ def _picture(user: User, known: dict[int, int], entered: int | None, with_histor
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position")))
         .order_by("id")
     )
+    # Every listed table's ratings in one query, not one a table: the tables being set up, and the
+    # games in progress whose details go out (a game the client knows keeps the ratings it has).
+    table_ratings = shown_ratings((g.game_type, [s.user_id for s in g.seats.all()])
+                                  for g in [*setting_up, *(g for g in active if g.id not in known)])
     games = []
     for game in active:
         size = known.get(game.id)
@@ -161,6 +182,9 @@ def _picture(user: User, known: dict[int, int], entered: int | None, with_histor
                 "time_start": game.time_start,
                 "time_increment": game.time_increment,
                 "time_control": clocks.describe_control(game),
+                # Each player's rating in the game's type, as a set-up table shows it, in ``users``' order.
+                "ratings": [{"user": s.user_id, **table_ratings.get((s.user_id, game.game_type), NO_RATING)}
+                            for s in seats],
             })
         games.append(entry)
     active_ids = {g.id for g in active}
@@ -186,7 +210,7 @@ def _picture(user: User, known: dict[int, int], entered: int | None, with_histor
 
     return {
         "users": users,
-        "games_being_set_up": [setup_state(g, list(g.seats.all())) for g in setting_up],
+        "games_being_set_up": [setup_state(g, list(g.seats.all()), table_ratings) for g in setting_up],
         "games": games,
         "chat": chat.recent_chat(None) if lobby else [],
         "inactive_games": inactive,

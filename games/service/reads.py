@@ -151,9 +151,10 @@ def _finished_snapshot(game: Game, user: User | None, start: int) -> dict[str, A
             "clocks": clocks.describe(game, seated, [], clocks.now_ms()), "legal": [], "result": game.result}
 
 
-def replay_step(game: Game, user: User | None, step: int) -> dict[str, Any]:
+def replay_step(game: Game, user: User | None, step: int, *, starts: bool = False) -> dict[str, Any]:
     """The state after the first ``step`` actions: all visible for a finished game, only the
-    requester's view for one in progress."""
+    requester's view for one in progress. A finished game's also says which visible step that is
+    (``frames.step_at``) and, with ``starts``, where each visible step begins."""
     if game.seed is None:
         raise Conflict("GameNotStarted", "the game has not started")
     viewer = viewer_position(game, user)
@@ -164,7 +165,7 @@ def replay_step(game: Game, user: User | None, step: int) -> dict[str, Any]:
     if not 0 <= step <= steps:
         raise GameError("InvalidStep", f"step must be between 0 and {steps}")
     if game.is_over:
-        return _stored_step(game, viewer, step)
+        return _stored_step(game, viewer, step, starts=starts)
     return {**logged_step(game, viewer, step, reveal=False), "steps": steps}
 
 
@@ -183,9 +184,10 @@ def logged_step(game: Game, viewer: int | None, step: int, *, reveal: bool) -> d
             "message_steps": message_steps}
 
 
-def _stored_step(game: Game, viewer: int | None, step: int) -> dict[str, Any]:
+def _stored_step(game: Game, viewer: int | None, step: int, *, starts: bool = False) -> dict[str, Any]:
     """``replay_step`` of a game that is over, read from its record and replay frames: one chunk
-    and at most ``frames.EVERY`` small patches, whatever the step."""
+    and at most ``frames.EVERY`` small patches, whatever the step; with ``starts``, the beginning
+    of every chunk too (where each visible step begins: asked once by a replay page)."""
     fields = ("history", "message_steps", "frames_every")
     record = GameRecord.objects.filter(game=game).only(*fields).first()
     if record is None or record.message_steps is None:
@@ -193,8 +195,16 @@ def _stored_step(game: Game, viewer: int | None, step: int) -> dict[str, Any]:
         record = GameRecord.objects.only(*fields).get(game=game)
     frame = ReplayFrame.objects.filter(game=game, chunk=step // record.frames_every)
     chunk = frame.values_list("data", flat=True).get()
-    view = frames.view_at(bytes(chunk), step % record.frames_every,
-                          frames.SPECTATOR if viewer is None else str(viewer))
+    view, visible = frames.step_at(bytes(chunk), step % record.frames_every,
+                                   frames.SPECTATOR if viewer is None else str(viewer))
+    if visible is None:
+        # Frames built before visible steps were: derived data, built again once.
+        store.build_frames(game)
+        return _stored_step(game, viewer, step, starts=starts)
     count = bisect.bisect_right(record.message_steps, step)
-    return {"game": game.id, "step": step, "steps": game.seq, "view": view,
-            "history": record.history[:count], "message_steps": record.message_steps[:count]}
+    answer = {"game": game.id, "step": step, "steps": game.seq, "view": view,
+              "history": record.history[:count], "message_steps": record.message_steps[:count], **visible}
+    if starts:
+        chunks = ReplayFrame.objects.filter(game=game).order_by("chunk").values_list("data", flat=True)
+        answer["visible_starts"] = frames.visible_starts(bytes(c) for c in chunks)
+    return answer

@@ -8,8 +8,8 @@ The sweeper runs as a task on the server's own event loop, started with the serv
 serve``, and the ASGI application's first request of any kind under plain Daphne), so a timed game
 whose players only use REST still times out: pushes made from its database thread then reach the
 channel layer through that loop, which the in-memory layer requires. The presence heartbeat
-(``games/service/presence.py``) runs beside it, and so does the abandon watch (``games/service/abandon.py``),
-which adjourns and aborts untimed games whose people have all gone away.
+(``games/service/presence.py``) runs beside it, and so do the abandon watch (``games/service/abandon.py``),
+which adjourns and aborts untimed games whose people have all gone away, and Play now's queue watch.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import asyncio
 import logging
 import os
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 from games.core import db
 from games.service import push
@@ -28,6 +30,8 @@ INTERVAL_SECONDS = 0.25
 _running_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 _beating_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 _watching_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+_queue_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+_reviews_on: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 # The event loop keeps only weak references to its tasks: these keep them alive.
 _tasks: set[asyncio.Task[None]] = set()
 
@@ -44,35 +48,34 @@ def _start(loop: asyncio.AbstractEventLoop, running: weakref.WeakSet[asyncio.Abs
     task.add_done_callback(done)
 
 
+async def _every(jobs: list[tuple[Any, str]], seconds: Callable[[], float], stop: asyncio.Event | None) -> None:
+    """Run each ``(function, what)`` on a database thread, then wait ``seconds()``, until ``stop``.
+    A job that fails is logged by ``what`` and tried again next time: one bad pass must not stop
+    the clocks, the heartbeat or the watches of every game."""
+    stop = stop or asyncio.Event()
+    while not stop.is_set():
+        for job, what in jobs:
+            try:
+                await db.call(job)
+            except Exception:  # noqa: BLE001 - see the docstring
+                log.exception("%s failed", what)
+        try:
+            await asyncio.wait_for(stop.wait(), seconds())
+        except TimeoutError:
+            pass
+
+
 async def sweep(interval: float = INTERVAL_SECONDS, stop: asyncio.Event | None = None) -> None:
     from games.service.moves import expire_all_due
 
-    stop = stop or asyncio.Event()
-    while not stop.is_set():
-        try:
-            await db.call(expire_all_due)
-        except Exception:  # noqa: BLE001 - one bad pass must not stop the clocks of every game
-            log.exception("clock sweep failed")
-        try:
-            await asyncio.wait_for(stop.wait(), interval)
-        except TimeoutError:
-            pass
+    await _every([(expire_all_due, "clock sweep")], lambda: interval, stop)
 
 
 async def heartbeat(stop: asyncio.Event | None = None) -> None:
     """Keep this process's presence heartbeat fresh and clear the clients of dead processes."""
     from games.service.presence import beat, heartbeat_seconds
 
-    stop = stop or asyncio.Event()
-    while not stop.is_set():
-        try:
-            await db.call(beat)
-        except Exception:  # noqa: BLE001 - a missed beat is retried; the process is not dead
-            log.exception("presence heartbeat failed")
-        try:
-            await asyncio.wait_for(stop.wait(), heartbeat_seconds())
-        except TimeoutError:
-            pass
+    await _every([(beat, "presence heartbeat")], heartbeat_seconds, stop)
 
 
 async def watch_abandoned(stop: asyncio.Event | None = None) -> None:
@@ -81,20 +84,24 @@ async def watch_abandoned(stop: asyncio.Event | None = None) -> None:
     from games.service import orphans
     from games.service.abandon import check_seconds, watch
 
-    stop = stop or asyncio.Event()
-    while not stop.is_set():
-        try:
-            await db.call(watch)
-        except Exception:  # noqa: BLE001 - one bad look must not stop the next
-            log.exception("abandoned games watch failed")
-        try:
-            await db.call(orphans.watch)
-        except Exception:  # noqa: BLE001 - one bad look must not stop the next
-            log.exception("orphaned tables watch failed")
-        try:
-            await asyncio.wait_for(stop.wait(), check_seconds())
-        except TimeoutError:
-            pass
+    await _every([(watch, "abandoned games watch"), (orphans.watch, "orphaned tables watch")], check_seconds, stop)
+
+
+async def watch_queue(stop: asyncio.Event | None = None) -> None:
+    """Play now's queue (games/service/play_now.py): holds renewed, the gone removed, and the
+    waiting seated as their windows widen and their waits for bots end. Every process runs it;
+    the queue's row locks make one of them seat each player."""
+    from games.service.play_now import WATCH_SECONDS, watch
+
+    await _every([(watch, "play now watch")], lambda: WATCH_SECONDS, stop)
+
+
+async def watch_reviews(stop: asyncio.Event | None = None) -> None:
+    """Riichi decision reviews left waiting (games/service/review.py): asked for while no worker
+    ran, or cut off by a restart (a stale heartbeat). Any process may take them over."""
+    from games.service import review
+
+    await _every([(review.watch, "review watch")], lambda: review.WATCH_SECONDS, stop)
 
 
 def ensure_running() -> None:
@@ -114,3 +121,7 @@ def ensure_running() -> None:
     # The abandon watch goes with the clocks: a test process that drives them drives it too.
     if os.environ.get("GAME_CLOCK_SWEEPER", "1") != "0" and loop not in _watching_on:
         _start(loop, _watching_on, watch_abandoned())
+    if os.environ.get("GAME_CLOCK_SWEEPER", "1") != "0" and loop not in _queue_on:
+        _start(loop, _queue_on, watch_queue())
+    if os.environ.get("GAME_CLOCK_SWEEPER", "1") != "0" and loop not in _reviews_on:
+        _start(loop, _reviews_on, watch_reviews())

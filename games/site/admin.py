@@ -22,7 +22,18 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
 from games.core.errors import GameError
-from games.models import Action, ChatMessage, Client, Game, Seat, Status
+from games.models import (
+    Action,
+    ChatMessage,
+    Client,
+    Game,
+    QueueEntry,
+    Rating,
+    RatingChange,
+    RiichiReview,
+    Seat,
+    Status,
+)
 from games.service import door
 
 # Users listed in the "By player" sidebar; any other username still works as ?player=<name>.
@@ -262,3 +273,41 @@ class ClientAdmin(ReadOnlyAdmin):
     list_display = ["id", "user", "game", "channel_name", "connected"]
     search_fields = ["user__username", "channel_name"]
     list_select_related = ["user", "game"]
+
+
+# Ratings are derived from the rated games (``manage.py ratings rebuild``): read-only like the rest.
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ["user", "game_type", "mu", "sigma", "games", "last_played"]
+    list_filter = ["game_type"]
+    search_fields = ["user__username"]
+    list_select_related = ["user"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ["game", "user", "game_type", "position", "rank", "mu_before", "mu_after", "sigma_after"]
+    list_filter = ["game_type"]
+    search_fields = ["user__username", "game__id__exact"]
+    list_select_related = ["user", "game"]
+
+
+# Play now's queue (docs/play-now.md): staff see who waits for what; a place is left by its player
+# (or lapses), so nothing here changes it.
+@admin.register(QueueEntry)
+class QueueEntryAdmin(ReadOnlyAdmin):
+    list_display = ["user", "game_type", "options", "mu", "bots_after", "via", "game"]
+    list_filter = ["game_type", "via"]
+    search_fields = ["user__username"]
+    list_select_related = ["user", "game"]
+
+
+# Decision reviews (docs/review.md): staff see what was asked for and how each build went; a review
+# is derived from the log, so it is read-only here (a failed one is built again when asked).
+@admin.register(RiichiReview)
+class RiichiReviewAdmin(ReadOnlyAdmin):
+    list_display = ["game", "seat", "status", "done", "total", "requested", "finished", "error"]
+    list_filter = ["status"]
+    search_fields = ["game__id"]
+    list_select_related = ["game"]
+    exclude = ["document"]  # the JSON is the download's (/api/games/<id>/review/<seat>/download/)

@@ -13,7 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from games.models import Game, Status
-from games.site import archive
+from games.service import door
+from games.site import archive, rating_views
 from games.site.archive_forms import ACTIVE, OVER, ArchiveFilterForm
 
 PAGE_SIZE = 25
@@ -43,7 +44,7 @@ def games_list(request: HttpRequest) -> HttpResponse:
         "show": show,
         "page": page,
         "page_range": _page_range(page),
-        "rows": [_row(game) for game in page],
+        "rows": [_row(game, viewer=_viewer(request)) for game in page],
         "query": _query_without(request, "page"),
         "tab_query": _tab_query(request),
         "filtered": any(data.get(k) for k in ("game_type", "player", "ended_from", "ended_to", "result")),
@@ -59,11 +60,13 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         "player": user,
         "is_me": request.user.is_authenticated and request.user.id == user.id,
         "counts": record.counts,
+        "ratings": rating_views.player_ratings(user),
+        "active_days": door.RATING_ACTIVE_DAYS,
         "stats": [_stats_card(stats.as_dict()) for stats in record.stats],
-        "active": [_row(game, username) for game in active],
+        "active": [_row(game, username, _viewer(request)) for game in active],
         "page": page,
         "page_range": _page_range(page),
-        "rows": [_row(game, username) for game in page],
+        "rows": [_row(game, username, _viewer(request)) for game in page],
         "query": _query_without(request, "page"),
     })
 
@@ -79,7 +82,13 @@ def _page_range(page: Page) -> list[int | str]:
     return list(page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1))
 
 
-def _row(game: Game, username: str | None = None) -> dict[str, Any]:
+def _viewer(request: HttpRequest) -> str | None:
+    return request.user.username if request.user.is_authenticated else None
+
+
+def _row(game: Game, username: str | None = None, viewer: str | None = None) -> dict[str, Any]:
+    """``username``: the player whose page this is (their outcome and place); ``viewer``: who is
+    looking, whose own game in progress is offered back to them as the lobby offers it."""
     summary = archive.summarise(game)
     players = [
         {
@@ -107,6 +116,8 @@ def _row(game: Game, username: str | None = None) -> dict[str, Any]:
         "duration": duration_text(summary.duration),
         "outcome": outcome,
         "place": ordinal(mine.standing.place) if mine and mine.standing and mine.standing.place else "",
+        # Seated at it, forfeited or not, as the lobby's "Return to your game" (static/js/render.js).
+        "yours": bool(viewer) and not game.is_over and summary.of(viewer) is not None,
     }
 
 

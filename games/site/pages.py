@@ -3,17 +3,45 @@ over the lobby WebSocket (static/js/lobby.js, static/js/game.js)."""
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from games.core import bots, play_now
 from games.core.registry import GAME_TYPES, get_game_type
 from games.models import Arrangement, Game, Seat, Status
 from games.riichi.engine import presets as riichi_presets
 from games.service import door
+from games.site import rating_views
 
 # Anonymous visitors get a read-only list rendered here, since the WebSocket needs a login.
 ANONYMOUS_LIST_LIMIT = 50
+
+# The riichi preset the lobby's create form starts on. Not the engine's default ("majiang", what a
+# table naming no preset plays, kept for REST and WebSocket clients and stored games): a newcomer
+# most likely learnt on Tenhou or Mahjong Soul, whose ranked rules are east-south games with red
+# fives and open tanyao, 25,000 points to start, uma 10-20 and no double yakuman. "tenhou" is that
+# set, checked key by key (games/riichi/engine/presets.py), and its name says so. Majiang's defaults
+# differ from it only in allowing double yakuman and in how final results are rounded, but
+# "Majiang default" tells a newcomer nothing of that.
+RIICHI_FORM_PRESET = "tenhou"
+RIICHI_FORM_ADVICE = "The rules of most online play (Tenhou, Mahjong Soul's ranked games): start here if unsure."
+
+
+def _riichi_form_presets() -> list[dict[str, Any]]:
+    """The create form's riichi choices: each preset with the line shown under the list while it is
+    chosen (its description, and for the recommended one why), the recommended one marked."""
+    choices = []
+    for preset in riichi_presets.describe():
+        recommended = preset["name"] == RIICHI_FORM_PRESET
+        choices.append({
+            "name": preset["name"],
+            "label": f"{preset['label']} (recommended)" if recommended else preset["label"],
+            "help": f"{preset['description']} {RIICHI_FORM_ADVICE}" if recommended else preset["description"],
+            "selected": recommended,
+        })
+    return choices
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -58,9 +86,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "game_types": [gt.describe() for gt in GAME_TYPES.values()],
         "arrangements": [{"id": value, "name": label} for value, label in Arrangement.choices],
         "riichi_presets": riichi_presets.describe(),  # the create form's choices and the set-up cards' labels
+        "riichi_form_presets": _riichi_form_presets(),
+        # The form omits its preset only when it is the one a table gets without naming any.
+        "riichi_table_preset": riichi_presets.DEFAULT_PRESET,
         "max_spectator_delay": door.MAX_SPECTATOR_DELAY,
-        "lobby_config": {"user": _user_id(request),
+        # The set-up cards' "Add bot" choices: bot levels by game type, the mjai bots this server runs.
+        "lobby_config": {"user": _user_id(request), "mjai_bots": list(settings.MJAI_BOTS),
+                         "bot_levels": bots.levels_by_type(),
                          "username": request.user.username if request.user.is_authenticated else None},
+        # Play now's panel (static/js/play_now.js): every choice with its label, and how the skill
+        # window widens, so the waiting card can show it between the server's messages.
+        "play_now": {**play_now.choices(),
+                     "window": {"base": play_now.WINDOW_BASE, "growth": play_now.WINDOW_GROWTH}},
     }
     if not request.user.is_authenticated:
         seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("slot"))
@@ -78,6 +115,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     # The Snapshot names seats only by position, so the page learns who sits where from here;
     # positions are fixed once a game starts, and forfeits arrive live as PlayerForfeited.
     seats = list(game.seats.select_related("user").order_by("slot"))
+    # Each player's rating in this game type, as the lobby shows it: one query for the table.
+    ratings = door.shown_ratings([(game.game_type, [seat.user_id for seat in seats])])
     players = [
         {
             "user": seat.user_id,
@@ -86,6 +125,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
             "team": seat.team,
             "forfeited": seat.forfeited,
             "bot": seat.user.is_bot,
+            **ratings.get((seat.user_id, game.game_type), {"rating": None, "provisional": False}),
         }
         for seat in seats
     ]
@@ -113,6 +153,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "type_name": config["game_type_name"],
         "mode_name": config["mode_name"],
         "clock_label": door.clock_label(game),  # under the title: the table's time control
+        "rating_rows": rating_views.game_rating_rows(game) if game.status == Status.FINISHED else [],
     })
 
 

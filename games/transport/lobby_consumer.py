@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 
 from games.core import db, validation
-from games.core.errors import GameError
+from games.core.errors import Conflict, GameError
 from games.service import door, presence, push
 from games.service.push import LOBBY, game_group
 from games.transport.link import FatalError, LinkConsumer, parse_frame
@@ -286,7 +286,7 @@ class LobbyConsumer(LinkConsumer):
         await self._call(door.change_arrangement, self.user, _game(message), setup["arrangement"], setup["order"])
 
     async def add_bot(self, message: dict[str, Any]) -> None:
-        await self._call(door.add_bot, self.user, _game(message))
+        await self._call(door.add_bot, self.user, _game(message), validation.add_bot(message)["bot"])
 
     async def kick(self, message: dict[str, Any]) -> None:
         await self._call(door.kick, self.user, _game(message), validation.kick(message)["user"])
@@ -313,6 +313,15 @@ class LobbyConsumer(LinkConsumer):
         game_id = _game(message, optional=True)
         await self._call(door.post_chat, self.user, game_id, validation.chat(message)["text"])
 
+    async def play_now(self, message: dict[str, Any]) -> None:
+        """Join Play now's queue (docs/play-now.md): ``PlayNowWaiting`` comes to every connection
+        of the user, then ``PlayNowSeated`` or ``PlayNowLeft``."""
+        await self._call(door.play_now, self.user, validation.play_now(message), "socket")
+
+    async def leave_play_now(self, message: dict[str, Any]) -> None:
+        if not await self._call(door.leave_play_now, self.user):
+            raise Conflict("NotQueued", "you are not waiting in Play now")
+
     HANDLERS = {
         "CreateGame": create_game,
         "JoinGame": join_game,
@@ -328,6 +337,8 @@ class LobbyConsumer(LinkConsumer):
         "Chat": chat,
         "SubscribeLobby": subscribe_lobby,
         "UnsubscribeLobby": unsubscribe_lobby,
+        "PlayNow": play_now,
+        "LeavePlayNow": leave_play_now,
     }
 
     # -- Pushes from the service -----------------------------------------------------------------

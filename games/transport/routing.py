@@ -10,6 +10,7 @@ from django.urls import path
 
 from games.cribbage.transport.consumer import application as cribbagebber
 from games.riichi.transport.majiang_consumer import MajiangConsumer
+from games.riichi.transport.mjai_consumer import MjaiConsumer
 from games.riichi.transport.mmj_consumer import MmjConsumer
 from games.riichi.transport.ump_consumer import UmpConsumer
 from games.transport import lobby_consumer as consumers
@@ -27,4 +28,6 @@ websocket_urlpatterns = [
     path("ws/ump/", UmpConsumer.as_asgi()),
     # mmj, seed 000 (docs/protocols/mmj.md): the TCP port's messages; username/token in mmj1c.
     path("ws/mmj/", MmjConsumer.as_asgi()),
+    # mjai, gimite's mjsonp (docs/protocols/mjai.md): the TCP port's JSON lines; username:token in join's room.
+    path("ws/mjai/", MjaiConsumer.as_asgi()),
 ]

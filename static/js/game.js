@@ -8,7 +8,7 @@
 import { h, readJson, toast, scheduler, replaceChildrenKeepingFocus } from "./dom.js";
 import { LobbySocket, describeStatus } from "./socket.js";
 import { createChat } from "./chat.js";
-import { teamName } from "./render.js";
+import { ratingBadge, teamName } from "./render.js";
 import { loadRenderer } from "./games/registry.js";
 import { createTurnSignal } from "./turn_signal.js";
 
@@ -140,6 +140,12 @@ function onSnapshot(msg) {
   state.history = state.history.slice(0, from).concat(msg.history || []);
   state.historyEpoch += 1;
   state.position = msg.position ?? null;
+  // The Snapshot's seats are the server's: a page opened during set-up that missed GameStarted
+  // (it came while the page was reconnecting) would otherwise keep seats without positions, and
+  // name the players "seat 2".
+  if (Array.isArray(msg.players) && msg.players.length) {
+    state.players = msg.players.map((p) => ({ ...p, bot: Boolean(p.bot), forfeited: Boolean(p.forfeited) }));
+  }
   state.view = msg.view ?? null;
   state.toAct = msg.to_act || [];
   state.legal = msg.legal || [];
@@ -179,8 +185,19 @@ function setClocks(clocks) {
   state.clocksAt = Date.now();
 }
 
+// Each player's rating in this game type, by user id: from the page (config.players) and each set-up
+// change (setup.users). Snapshots and GameStarted name the seats without it, so it is kept apart.
+const ratings = new Map();
+function learnRatings(seats) {
+  for (const seat of seats || []) {
+    if (seat.rating !== null && seat.rating !== undefined) ratings.set(seat.user, seat);
+  }
+}
+learnRatings(config.players);
+
 function onSetupChanged(setup) {
   if (state.status !== "setup") return;
+  learnRatings(setup.users);
   state.players = setup.users.map((u) => ({ user: u.user, username: u.username, position: null, team: u.team, forfeited: false, bot: Boolean(u.bot) }));
 }
 
@@ -297,7 +314,7 @@ function seatPlaque(player, index, count) {
   const teamClass = player.team !== null && player.team !== undefined && config.teams ? `team-${player.team}` : null;
   return h("div", { class: ["seat", teamClass, me && "seat--me", toAct && "seat--to-act", player.forfeited && "seat--gone"], style },
     h("span", { class: "avatar avatar--large", "aria-hidden": "true" }, (player.username || "?").charAt(0).toUpperCase()),
-    h("span", { class: "seat__name" }, player.username),
+    h("span", { class: "seat__name", title: player.username }, player.username),
     h("span", { class: "seat__meta" },
       player.position !== null && player.position !== undefined ? `Seat ${player.position + 1}` : "Seated",
       teamClass ? ` · ${teamName(player.team)}` : ""),
@@ -323,28 +340,81 @@ function renderSeats() {
       dataset: { testid: "player", user: p.user, position: p.position ?? "" } },
     h("span", { class: "player-row__pos" }, p.position !== null && p.position !== undefined ? `${p.position + 1}` : "–"),
     h("span", { class: ["team-dot", hasTeam && `team-${p.team}`] }, hasTeam ? h("span", { class: "visually-hidden" }, `${teamName(p.team)} team`) : null),
-    h("span", { class: "player-row__name", dataset: { testid: "player-name" } }, p.username),
-    p.user === config.user ? h("span", { class: "tag tag--you" }, "you") : null,
-    p.user === config.host ? h("span", { class: "tag" }, "host") : null,
-    p.bot ? h("span", { class: "tag tag--bot", title: "House bot" }, "bot") : null,
-    p.forfeited ? h("span", { class: "tag tag--warn" }, "left") : null,
-    toAct ? h("span", { class: "tag tag--turn" }, "to act") : null);
+    // The full name in a title: a name too long for the row is ellipsised (never below eight
+    // characters: site.css wraps the badges onto a line of their own first).
+    h("span", { class: "player-row__name", title: p.username, dataset: { testid: "player-name" } }, p.username),
+    ratingBadge(ratings.get(p.user)),
+    h("span", { class: "player-row__tags" },
+      p.user === config.user ? h("span", { class: "tag tag--you" }, "you") : null,
+      p.user === config.host ? h("span", { class: "tag" }, "host") : null,
+      p.bot ? h("span", { class: "tag tag--bot", title: "House bot" }, "bot") : null,
+      p.forfeited ? h("span", { class: "tag tag--warn" }, "left") : null,
+      toAct ? h("span", { class: "tag tag--turn" }, "to act") : null));
   }));
 }
 
-function renderTurn() {
-  let text;
-  let mine = false;
-  if (state.status === "setup") text = "Waiting for the table to fill up and accept.";
-  else if (state.status === "adjourned") text = "Adjourned: every player went away. It goes on when one of them comes back.";
-  else if (state.status !== "active") text = statusText() === "Aborted" ? "The game was aborted." : "The game is over.";
-  else if (!state.toAct.length) text = state.v === null ? "Loading the table…" : "Nobody to act.";
-  else {
-    mine = state.position !== null && state.toAct.includes(state.position);
-    const others = state.toAct.filter((p) => p !== state.position).map(playerName);
-    text = mine ? (others.length ? `Your turn (with ${others.join(", ")})` : "Your turn") : `Waiting for ${others.join(", ")}`;
+// The action panel's heading and the turn indicator beside it are decided here and nowhere
+// else, from the state the server reported (status, to_act, legal) and the renderer's optional
+// pendingDecision hook: game modules draw the panel's body only. Each says something the other
+// does not, so nothing is said twice, and "Your move" / "Your turn" appear only while the viewer
+// has a decision in hand (legal actions, or one being sent): a seat still listed in to_act after
+// answering (riichi's kept calls) has nothing left to decide.
+function listNames(names) {
+  return names.join(", ");
+}
+
+// Whether the viewer has a decision in hand: listed in to_act, with a legal action the server
+// allows (riichi lists a furiten win as allowed: false), and not one the page is answering by
+// itself (autoAction: riichi's lone pass), though one the player sent is still theirs until the
+// server answers.
+function viewerDecides() {
+  if (state.position === null || state.position === undefined || !state.toAct.includes(state.position)) return false;
+  if (state.busy) return autoV !== state.v;
+  return state.legal.some((entry) => entry.allowed !== false);
+}
+
+function panelText(seated) {
+  const gone = state.players.some((p) => p.user === config.user && p.forfeited);
+  const loggedIn = config.user !== null && config.user !== undefined;
+  switch (state.status) {
+    case "setup": return { heading: "Waiting for players", indicator: "", mine: false };
+    case "adjourned":
+      return { heading: "Adjourned", indicator: "Paused: every player went away. It goes on when one of them comes back.", mine: false };
+    case "finished": return { heading: "Game over", indicator: "", mine: false };
+    case "aborted": return { heading: "Game aborted", indicator: "", mine: false };
+    case "active": break;
+    default: return { heading: statusText(), indicator: "", mine: false };
   }
-  els.turn.textContent = text;
+  // An anonymous visitor gets no Snapshot (no socket): only the server-rendered seats.
+  if (!loggedIn) return { heading: "Spectating", indicator: "", mine: false };
+  if (state.v === null) return { heading: "Loading the table…", indicator: "", mine: false };
+  const mySeat = seated && state.position !== null && state.position !== undefined;
+  const deciding = mySeat && viewerDecides();
+  const others = state.toAct.filter((p) => p !== state.position);
+  if (deciding) {
+    return { heading: "Your move", indicator: others.length ? `Your turn (with ${listNames(others.map(playerName))})` : "Your turn", mine: true };
+  }
+  let waiting = "";
+  if (others.length) {
+    // What the game waits for ("to buy shares"), if the game module says: one line, here.
+    const what = renderer.pendingDecision ? renderer.pendingDecision(rendererContext()) : null;
+    waiting = `Waiting for ${listNames(others.map(playerName))}${what ? ` ${what}` : ""}`;
+  }
+  if (gone) return { heading: "You left this game", indicator: waiting, mine: false };
+  if (!mySeat) return { heading: "Spectating", indicator: waiting, mine: false };
+  if (others.length) return { heading: "Not your turn", indicator: waiting, mine: false };
+  // The viewer's seat is listed but holds no legal actions yet (its answer was just applied, or
+  // the connection dropped): the next Snapshot or push settles it.
+  if (state.toAct.length) return { heading: "Updating the table…", indicator: "", mine: false };
+  return { heading: "Nobody to act", indicator: "", mine: false };
+}
+
+function renderPanelHead(seated) {
+  const { heading, indicator, mine } = panelText(seated);
+  els.actionsTitle.textContent = heading;
+  // Emptied, never hidden: a live region taken out of the page and put back is not reliably
+  // announced, and an empty one takes no room.
+  els.turn.textContent = indicator;
   els.turn.classList.toggle("turn--mine", mine);
 }
 
@@ -377,10 +447,8 @@ const repaint = scheduler(() => {
   const ctx = rendererContext();
   renderStatus();
   renderSeats();
-  renderTurn();
   // Seated-ness from the seat list, which is known before the first Snapshot brings a position.
   const seated = state.players.some((p) => p.user === config.user && !p.forfeited);
-  els.actionsTitle.textContent = seated ? "Your move" : "Spectating";
   if (els.leave) els.leave.hidden = !(seated && state.status === "active");
   // The board and the actions are redrawn only when what they show changed, so an open
   // <details> or half-typed parameters survive unrelated updates (a forfeit, a reconnect).
@@ -404,10 +472,12 @@ const repaint = scheduler(() => {
   els.result.hidden = !state.result || state.status === "active";
   renderLog();
   runAutoAction(ctx);
-  // After the auto action: a decision the page answered by itself is no turn to call anyone to.
-  // A player who left is not waited for: the server plays their seat.
-  turnSignal.update(seated && state.status === "active" && state.position !== null
-    && state.toAct.includes(state.position) && !state.busy);
+  // After the auto action: a decision the page answered by itself is no turn to call anyone to,
+  // neither in the panel's heading nor in the tab. A player who left is not waited for: the
+  // server plays their seat. The signal is the heading's "Your move" less a decision already
+  // being sent, so the tab never says "Your turn" while the panel has nothing to decide.
+  renderPanelHead(seated);
+  turnSignal.update(seated && state.status === "active" && viewerDecides() && !state.busy);
 });
 
 // A renderer may answer a decision itself (autoAction(ctx) -> [type, params] or null): a move that

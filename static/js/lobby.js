@@ -7,6 +7,7 @@ import { h, readJson, toast, scheduler, replaceKeepingFocus } from "./dom.js";
 import { LobbySocket, describeStatus } from "./socket.js";
 import { setupCard, activeGameRow, onlineRow, ARRANGEMENT, typeName } from "./render.js";
 import { createChat } from "./chat.js";
+import { createPlayNow } from "./play_now.js";
 
 const config = readJson("lobby-config", {});
 const gameTypes = new Map(readJson("game-types", []).map((gt) => [gt.key, gt]));
@@ -32,6 +33,8 @@ const state = {
   pendingCreate: null,
   // A table we just created or joined, scrolled into view when it is drawn.
   focusTable: null,
+  // game type -> the bot level the set-up cards' "Add bot" seats (absent: the house bot).
+  botLevels: new Map(),
 };
 
 const els = {
@@ -75,7 +78,8 @@ const actions = {
     if (order) message.order = order;
     send(message, "Change seating");
   },
-  addBot: (game) => send({ type: "AddBot", game }, "Add bot"),
+  addBot: (game, bot) => send(bot ? { type: "AddBot", game, bot } : { type: "AddBot", game }, "Add bot"),
+  chooseBotLevel: (gameType, level) => state.botLevels.set(gameType, level),
   kick: (game, user, name) => {
     if (window.confirm(`Remove ${name} from this table?`)) send({ type: "Kick", game, user }, "Kick");
   },
@@ -142,19 +146,29 @@ function onGameStarted(msg) {
     ...(setup ? { time_start: setup.time_start, time_increment: setup.time_increment, time_control: setup.time_control } : {}),
     users: msg.players.map((p) => p.user),
     players: msg.players,
+    // GameStarted carries no ratings: the set-up table's, which the lobby had until now.
+    ...(setup ? { ratings: setup.users.map((u) => ({ user: u.user, rating: u.rating, provisional: u.provisional })) } : {}),
     v: 0,
     history_size: 0,
   });
   if (msg.players.some((p) => p.user === state.me)) {
-    // The game page shows "Game started" rather than "In progress" for a game we just sat down to.
-    try {
-      sessionStorage.setItem(`game-started:${msg.game}`, "1");
-    } catch {
-      // Storage may be disabled; the banner then just says "In progress".
-    }
-    toast(`${typeName(gameTypes, setup?.game_type)} #${msg.game} is starting…`, { kind: "success" });
-    window.location.assign(`/games/${msg.game}/`);
+    toast(`${typeName(gameTypes, setup?.game_type ?? msg.game_type)} #${msg.game} is starting…`, { kind: "success" });
+    goToGame(msg.game);
   }
+}
+
+// Our game has started (GameStarted, or Play now seated us): its page, once.
+let leavingFor = null;
+function goToGame(game) {
+  if (leavingFor === game) return;
+  leavingFor = game;
+  // The game page shows "Game started" rather than "In progress" for a game we just sat down to.
+  try {
+    sessionStorage.setItem(`game-started:${game}`, "1");
+  } catch {
+    // Storage may be disabled; the banner then just says "In progress".
+  }
+  window.location.assign(`/games/${game}/`);
 }
 
 function handle(msg) {
@@ -163,6 +177,8 @@ function handle(msg) {
       onGreetings(msg);
       // The lobby's last messages, said before we came (or while we were away).
       chat.addEarlier(msg.chat);
+      // Where Play now stands (waiting, or seated at a game still in progress), after a reload too.
+      playNow.greet(msg.play_now, state.games);
       break;
     case "ClientConnected": {
       const user = knowUser(msg.user, msg.username);
@@ -210,6 +226,8 @@ function handle(msg) {
       if (msg.game === null || msg.game === undefined) chat.add(msg);
       return; // the chat box draws itself
     case "Error":
+      // Play now's own requests answer under its buttons, in words.
+      if (playNow.error(msg)) break;
       toast(msg.reason, { kind: "error", title: msg.request ? `${msg.request} failed` : msg.code });
       if (msg.request === "Accept") state.acceptSent.clear();
       break;
@@ -217,6 +235,7 @@ function handle(msg) {
       toast(msg.reason, { kind: "error", title: "Disconnected", timeout: 0 });
       break;
     default:
+      if (playNow.handle(msg)) return; // the panel draws itself
       if (SETUP_EVENTS.has(msg.type)) {
         putSetup(msg.setup);
         if (msg.type === "UserLeftGame" && msg.kicked && msg.user === state.me) {
@@ -232,7 +251,8 @@ function handle(msg) {
 const cards = new Map(); // game id -> {el, sig}
 
 function renderSetups() {
-  const ctx = { me: state.me, gameTypes, arrangements, acceptSent: state.acceptSent, actions, riichiPresets };
+  const ctx = { me: state.me, gameTypes, arrangements, acceptSent: state.acceptSent, actions, riichiPresets, mjaiBots: config.mjai_bots,
+    botLevels: config.bot_levels, botLevel: (gameType) => state.botLevels.get(gameType) };
   // Our own tables first, then the rest oldest first (they are closest to starting).
   const setups = [...state.setups.values()].sort((a, b) => {
     const mineA = a.users.some((u) => u.user === state.me) ? 0 : 1;
@@ -340,12 +360,15 @@ function chosenFieldset() {
 }
 
 // Only options that differ from the game's defaults are sent, so the table's rules stay minimal.
+// A select's data-omit names the server's default where the form starts elsewhere (riichi's
+// recommended preset is not the engine's default, so it must be sent).
 // Riichi's advanced overrides (JSON) go on top of its preset; null (with a toast) if unreadable.
 function chosenRules() {
   const fieldset = chosenFieldset();
   const rules = {};
   for (const select of fieldset ? fieldset.querySelectorAll("select[data-rule]") : []) {
-    if (!select.options[select.selectedIndex].defaultSelected) rules[select.dataset.rule] = select.value;
+    const serverDefault = select.dataset.omit ?? [...select.options].find((o) => o.defaultSelected)?.value;
+    if (select.value !== serverDefault) rules[select.dataset.rule] = select.value;
   }
   const overrides = fieldset?.querySelector("[data-overrides]")?.value.trim();
   if (overrides) {
@@ -390,8 +413,19 @@ function chosenClock() {
   return clock;
 }
 
+// The line under riichi's preset list says what the chosen preset plays (its option's data-help).
+function showPresetHelp() {
+  const select = document.getElementById("create-preset");
+  const help = document.getElementById("create-preset-help");
+  if (!select || !help) return;
+  help.textContent = select.options[select.selectedIndex]?.dataset.help || "";
+}
+
 function wireCreateForm() {
   els.createType.addEventListener("change", fillModes);
+  document.getElementById("create-preset")?.addEventListener("change", showPresetHelp);
+  // A browser restoring the form's state may bring back another preset than the page drew.
+  showPresetHelp();
   els.createMode.addEventListener("change", fillArrangements);
   els.createForm.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -405,6 +439,10 @@ function wireCreateForm() {
     // Seconds the table's spectators see it late, so nobody watching can coach a player.
     const delay = chosenFieldset()?.querySelector("[data-spectator-delay]")?.value.trim();
     if (delay) message.spectator_delay = Number(delay);
+    // Rated is the table's default; casual and people-only are the host's to choose (docs/ratings.md).
+    const rating = document.getElementById("create-rated")?.value;
+    if (rating === "casual") message.rated = false;
+    if (rating === "people") message.rated_people_only = true;
     if (send(message, "Open table")) {
       state.pendingCreate = { arrangement: Number(els.createArrangement.value) || ARRANGEMENT.RANDOM };
     }
@@ -419,6 +457,14 @@ const chat = createChat(document.getElementById("lobby-chat"), {
   send: (text) => send({ type: "Chat", game: null, text }, "Chat"),
 });
 
+const playNow = createPlayNow(document.querySelector("[data-play-now]"), {
+  choices: readJson("play-now-choices", {}),
+  gameTypes,
+  // Play now shows its own "not connected" under its buttons: no toast.
+  send: (message, label) => socket.send(message, label) !== null,
+  goToGame,
+});
+
 const socket = new LobbySocket({
   // Only history sizes matter to the lobby; the server then sends just what was missed.
   knownGames: () => [...state.games.values()].map((g) => ({ game: g.game, history_size: g.history_size || 0 })),
@@ -431,6 +477,7 @@ const socket = new LobbySocket({
     const live = status === "online";
     els.createSubmit.disabled = !live || !gameTypes.get(els.createType.value)?.playable;
     chat.setEnabled(live);
+    playNow.setOnline(live);
   },
 });
 

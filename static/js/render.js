@@ -27,6 +27,19 @@ function initial(name) {
   return (name || "?").trim().charAt(0).toUpperCase() || "?";
 }
 
+/** A player's rating in the table's game type, as the server sent it with the seat (``rating``:
+ * mu - 3 sigma to one decimal; ``provisional``: fewer than 10 rated games), or null when it sent
+ * none. The lobby's seat rows and the game page's Players panel both show it this way (and the
+ * game page's template as its first render: templates/games/game.html). */
+export function ratingBadge(seat) {
+  if (!seat || seat.rating === null || seat.rating === undefined) return null;
+  const value = Number(seat.rating).toFixed(1);
+  return h("span", { class: "rating-badge", dataset: { testid: "seat-rating" },
+    title: seat.provisional ? "Rating (provisional: fewer than 10 rated games)" : "Rating" },
+  h("span", { class: "visually-hidden" }, "rating "), value,
+  seat.provisional ? h("span", { class: "rating-badge__provisional" }, " provisional") : null);
+}
+
 /** The little round table with one chair per seat, drawn for sighted users (the list is the real content). */
 function feltTable(setup, seats, mode) {
   const users = [...setup.users].sort((a, b) => a.slot - b.slot);
@@ -49,11 +62,18 @@ function feltTable(setup, seats, mode) {
       h("span", { class: "chair__seat" }, initial(user.username)),
       setup.host === user.user ? h("span", { class: "chair__crown" }, icon("crown")) : null,
       user.accepted ? h("span", { class: "chair__tick" }, icon("check")) : null,
-      h("span", { class: "chair__name" }, user.username)));
+      chairName(user)));
   }
   return h("div", { class: "felt-table", "aria-hidden": "true" },
     h("div", { class: "felt-table__top" }, h("span", { class: "felt-table__label" }, mode ? mode.name : "")),
     chairs);
+}
+
+/** A name under a chair; a house bot's (house-strong-2) in two lines, so its level and number show. */
+function chairName(user) {
+  const [, head, rest] = (user.bot && /^(house-)(.+)$/.exec(user.username)) || [];
+  if (!head) return h("span", { class: "chair__name" }, user.username);
+  return h("span", { class: "chair__name chair__name--split" }, h("span", {}, head), h("span", {}, rest));
 }
 
 /** Which colour is which team; seats alternate between teams in slot order. */
@@ -125,6 +145,7 @@ export function setupCard(setup, ctx) {
       h("span", { class: ["team-dot", hasTeam && `team-${user.team}`] },
         hasTeam ? h("span", { class: "visually-hidden" }, `${teamName(user.team)} team`) : null),
       h("span", { class: "seat-row__name" }, name),
+      ratingBadge(user),
       user.bot ? h("span", { class: "tag tag--bot", title: "House bot: the server plays this seat" }, "bot") : null,
       setup.host === user.user ? h("span", { class: "seat-row__host", title: "Host" }, icon("crown", "Host")) : null,
       user.user === me ? h("span", { class: "tag tag--you" }, "you") : null,
@@ -174,8 +195,20 @@ export function setupCard(setup, ctx) {
       onclick: () => actions.leave(setup.game) }, "Leave"));
     // The host can fill a free seat with a house bot (AddBot), for game types that have one.
     if (isHost && users.length < seats && gameTypes.get(setup.game_type)?.has_bot && actions.addBot) {
+      const levels = ctx.botLevels?.[setup.game_type] || [];
+      const level = () => ctx.botLevel?.(setup.game_type) || null;
       buttons.push(h("button", { type: "button", class: "btn btn--ghost", dataset: { key: "add-bot", testid: "add-bot" },
-        title: "Fill a free seat with a house bot", onclick: () => actions.addBot(setup.game) }, h("span", { class: "bot-icon", "aria-hidden": "true" }), "Add bot"));
+        title: "Fill a free seat with a house bot", onclick: () => actions.addBot(setup.game, level()) }, h("span", { class: "bot-icon", "aria-hidden": "true" }), "Add bot"));
+      // Where the game has bot levels (riichi: docs/bots.md, "Bot levels"), which one "Add bot" seats.
+      if (levels.length) buttons.push(botLevelSelect(setup, levels, level(), actions));
+      // At a riichi table, the mjai bots this server runs (AddBot's bot "mjai:<name>", docs/protocols/mjai.md).
+      if (setup.game_type === "riichi") {
+        for (const name of ctx.mjaiBots || []) {
+          buttons.push(h("button", { type: "button", class: "btn btn--ghost", dataset: { key: `add-mjai-${name}`, testid: "add-mjai-bot" },
+            title: `Fill a free seat with the mjai bot ${name}`, onclick: () => actions.addBot(setup.game, `mjai:${name}`) },
+          h("span", { class: "bot-icon", "aria-hidden": "true" }), `Add mjai: ${name}`));
+        }
+      }
     }
   } else if (users.length < seats) {
     buttons.push(h("button", { type: "button", class: "btn btn--brass", dataset: { key: "join", testid: "join-table" },
@@ -199,6 +232,9 @@ export function setupCard(setup, ctx) {
           : null,
         h("span", { class: "badge badge--soft", dataset: { testid: "table-clock" }, title: "Time control" },
           clockLabel(setup) || "Untimed"),
+        h("span", { class: "badge badge--soft", dataset: { testid: "table-rated" },
+          title: setup.rated ? "The result changes the players' ratings" : "The result changes no rating" },
+        setup.rated === false ? "Casual" : setup.rated_people_only ? "Rated, people only" : "Rated"),
         setup.spectator_delay
           ? h("span", { class: "badge badge--soft", dataset: { testid: "table-spectator-delay" },
             title: "Spectators see this game late, so nobody watching can coach a player" },
@@ -212,13 +248,30 @@ export function setupCard(setup, ctx) {
     h("div", { class: "table-card__actions" }, buttons));
 }
 
+/** The level "Add bot" seats: the house bot (AddBot without ``bot``) or one of the game's levels. */
+function botLevelSelect(setup, levels, selected, actions) {
+  const id = `bot-level-${setup.game}`;
+  return h("div", { class: "bot-level" },
+    h("label", { class: "visually-hidden", for: id }, "Bot level"),
+    h("select", { id, title: "Which bot \u201cAdd bot\u201d seats", dataset: { key: "bot-level", testid: "bot-level" },
+      onchange: (e) => actions.chooseBotLevel(setup.game_type, e.target.value || null) },
+    h("option", { value: "", selected: !selected }, "House bot"),
+    levels.map((name) => h("option", { value: name, selected: name === selected },
+      name.charAt(0).toUpperCase() + name.slice(1)))));
+}
+
 /** A game in progress, as a row in the lobby. */
 export function activeGameRow(game, ctx) {
   const { me, gameTypes, usernames } = ctx;
+  // Each player's rating in the game's type (Greetings' ``ratings``, or the set-up table's), shown
+  // as on a set-up card.
+  const ratings = new Map((game.ratings || []).map((r) => [r.user, r]));
   const players = (game.players || game.users.map((user) => ({ user })))
     .map((p) => {
       const username = p.username || usernames.get(p.user);
-      return { ...p, username: username || `user ${p.user}`, known: Boolean(username) };
+      const rating = ratings.get(p.user);
+      return { ...p, username: username || `user ${p.user}`, known: Boolean(username),
+        rating: rating?.rating ?? null, provisional: Boolean(rating?.provisional) };
     });
   const mine = players.some((p) => p.user === me);
   const title = `${typeName(gameTypes, game.game_type)} #${game.display_number ?? game.game}`;
@@ -237,11 +290,14 @@ export function activeGameRow(game, ctx) {
         : null),
     h("div", { class: "game-row__players" },
       players.map((p, i) => [i ? h("span", { class: "sep", "aria-hidden": "true" }, " · ") : null,
-        // A name the page knows links to the player's page (/players/<username>/).
-        p.known
-          ? h("a", { class: ["player-chip", p.forfeited && "player-chip--gone"], href: `/players/${encodeURIComponent(p.username)}/` },
-            p.username)
-          : h("span", { class: ["player-chip", p.forfeited && "player-chip--gone"] }, p.username)])),
+        h("span", { class: "game-row__player", dataset: { testid: "game-player" } },
+          // A name the page knows links to the player's page (/players/<username>/).
+          p.known
+            ? h("a", { class: ["player-chip", p.forfeited && "player-chip--gone"], href: `/players/${encodeURIComponent(p.username)}/` },
+              p.username)
+            : h("span", { class: ["player-chip", p.forfeited && "player-chip--gone"] }, p.username),
+          p.rating === null ? null : " ",
+          ratingBadge(p))])),
     h("div", { class: "game-row__meta" },
       h("span", { class: "muted" }, `${game.v || 0} action${game.v === 1 ? "" : "s"} played`),
       h("a", { class: ["btn", "btn--small", mine ? "btn--brass" : "btn--ghost"], href: `/games/${game.game}/` },

@@ -9,7 +9,18 @@
 // A game type may also list the parts of its game (riichi's hands) from the last step's history
 // and the replay API's ``message_steps`` (the step that brought each message): a select and the
 // [ and ] keys jump from part to part, each opening at the step that begins it.
+//
+// The page steps by what a viewer sees: an action that changes nothing seen (riichi's passes,
+// declining to call a discard) is folded into the step before it, by the server, which says where
+// each visible step begins (``visible_starts``, asked once with step 0). "Step 37 of 220" counts
+// visible steps; the address keeps the log's step (``?step=N``, the action count the API, the
+// hand list and links from elsewhere use), and a folded N opens the visible step it is in.
+//
+// A finished riichi game's page also has the decision review (./games/riichi/review.js,
+// docs/review.md): told the visible step at each step drawn, it shows the reviewed seat's
+// decisions there, and its list of the costliest decisions jumps to their steps.
 
+import { apiJson } from "./api.js";
 import { h, readJson } from "./dom.js";
 
 /**
@@ -75,7 +86,7 @@ const GAMES = {
     };
   },
   async riichi() {
-    const [{ playerTag, replayHands, replayScreen }, { describeMessage, QUIET }, { renderStandings }, { renderTable }, { renderRules }] = await Promise.all([
+    const [{ playerTag, replayHands, replayScreen, endedRound }, { describeMessage, QUIET }, { renderStandings }, { renderTable }, { renderRules }] = await Promise.all([
       import("./games/riichi.js"), import("./games/riichi/log.js"),
       import("./games/riichi/result.js"), import("./games/riichi/table.js"), import("./games/riichi/rules.js")]);
     let lastHistory = [];
@@ -94,9 +105,13 @@ const GAMES = {
         // dealer's seat at the bottom. Every hand is open: the view of a finished game is revealed.
         const bottom = typeof view.viewer === "number" ? view.viewer : view.qijia ?? 0;
         // Jumped to a hand: its deal, not the result of the hand before (ended by the same step).
+        // Once over, the view names the next round; the centre shows the one the game ended in.
         return renderTable(view, { who, bottom, mine: typeof view.viewer === "number",
+          ended: view.is_over ? endedRound(history, view) : null,
           screen: replayScreen(history, view, who, { deal: Boolean(chapter) }) });
       },
+      // A finished game's decision review, beside the table (./games/riichi/review.js).
+      decisions: () => import("./games/riichi/review.js"),
       chapterName: ["hand", "hands"],
       chapters: (history, messageSteps, nameOf) => replayHands(history, messageSteps, nameOf),
       rules: (view) => (view?.rule ? renderRules(view.rule, view.preset, config.riichi_presets) : null),
@@ -127,6 +142,7 @@ const els = {
   result: document.getElementById("replay-result"),
   rules: document.getElementById("replay-rules"),
   keys: document.getElementById("replay-keys"),
+  review: document.getElementById("replay-review"), // only on a finished riichi game's page
   // The chapter controls (select, previous, next), built once the chapters are known.
   chapters: null,
   chapter: null,
@@ -135,13 +151,16 @@ const els = {
 };
 
 const state = {
-  steps: 0,
-  step: null, // the step drawn
-  wanted: null, // the step asked for last (responses for others are dropped)
+  steps: 0, // the last visible step
+  logSteps: 0, // the number of actions in the log
+  starts: [0], // visible step -> the log step that begins it
+  step: null, // the visible step drawn
+  wanted: null, // the visible step asked for last (responses for others are dropped)
   usernames: [],
-  cache: new Map(), // step -> {view, history}
-  historyLength: new Map(), // step -> history length, to mark what the last step added
-  chapters: [], // the game type's parts (riichi's hands), in order, each with the step that begins it
+  cache: new Map(), // log step -> {view, history, ...}
+  historyLength: new Map(), // visible step -> history length, to mark what the last step added
+  chapters: [], // the game type's parts (riichi's hands), in order, each with the log step that begins it
+  review: null, // the decision review's panel ({showStep}), where the game type has one
 };
 
 const players = new Map((config.players || []).map((p) => [p.position, p]));
@@ -161,26 +180,11 @@ function say(text, { kind = "info", link = null } = {}) {
   els.message.hidden = false;
 }
 
-async function getJson(url) {
-  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    // not JSON: the status says enough
-  }
-  if (!response.ok) {
-    const error = new Error(body?.reason || `${response.status} ${response.statusText}`);
-    error.code = body?.code;
-    error.status = response.status;
-    throw error;
-  }
-  return body;
-}
+const getJson = (url) => apiJson(url);
 
-function fetchStep(step) {
+function fetchStep(step, { starts = false } = {}) {
   if (!state.cache.has(step)) {
-    const promise = getJson(`/api/games/${gameId}/replay/?step=${step}`).catch((error) => {
+    const promise = getJson(`/api/games/${gameId}/replay/?step=${step}${starts ? "&starts=true" : ""}`).catch((error) => {
       state.cache.delete(step);
       throw error;
     });
@@ -189,12 +193,46 @@ function fetchStep(step) {
   return state.cache.get(step);
 }
 
+/** The visible step a log step is in: the last one begun by then. */
+function visibleOf(logStep) {
+  let low = 0;
+  let high = state.starts.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (state.starts[middle] <= logStep) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/**
+ * What a step did, in words: the last telling message the visible step added (a riichi draw,
+ * quiet elsewhere, when it added nothing else), so each step forward says something new; after a
+ * jump to a chapter, the message that begins it (a hand's deal rather than the end of the hand
+ * before); failing those, the last telling message so far.
+ */
+function tellingOf(data, chapter) {
+  const { history } = data;
+  if (chapter && history[chapter.index]) return history[chapter.index];
+  const steps = data.message_steps;
+  if (Array.isArray(steps) && steps.length === history.length && typeof data.visible_start === "number") {
+    let first = history.length;
+    while (first > 0 && steps[first - 1] >= data.visible_start) first -= 1;
+    const added = history.slice(first);
+    const loud = [...added].reverse().find((m) => !game.quiet.has(m.type));
+    if (loud || added.length) return loud || added[0];
+  }
+  return [...history].reverse().find((m) => !game.quiet.has(m.type));
+}
+
 // ------------------------------------------------------------------ drawing
 
 function draw(step, data, previousLength, chapter = null) {
   const { view, history } = data;
   els.board.replaceChildren(game.table(view, history, who, { chapter }));
-  els.board.dataset.step = String(step);
+  // The log's step drawn (as in the address) and the visible step it is.
+  els.board.dataset.step = String(state.starts[step]);
+  els.board.dataset.visibleStep = String(step);
   if (els.rules && els.rules.hidden && game.rules) {
     // The rules are the same at every step: drawn once, from the first step shown.
     const rules = game.rules(view);
@@ -214,11 +252,13 @@ function draw(step, data, previousLength, chapter = null) {
   if (fresh) els.log.scrollTop = fresh.offsetTop - els.log.offsetTop - 8;
   else els.log.scrollTop = els.log.scrollHeight;
 
-  // What this step did, in words: the last telling message so far; after a jump to a chapter,
-  // the message that begins it (a hand's deal rather than the end of the hand before).
-  const telling = chapter && history[chapter.index] ? history[chapter.index] : [...history].reverse().find((m) => !game.quiet.has(m.type));
+  const telling = tellingOf(data, chapter);
   els.step.textContent = `Step ${step} of ${state.steps}`;
+  els.step.dataset.logStep = String(state.starts[step]);
+  els.step.title = `Action ${state.starts[step]} of ${state.logSteps} in the game's log`;
   els.what.replaceChildren(step === 0 ? "Before the first move" : telling ? game.describe(telling, who) : "");
+
+  if (state.review) state.review.showStep(step);
 
   const result = step === state.steps ? game.result(history, who) : null;
   if (result) {
@@ -246,18 +286,19 @@ function syncControls() {
   }
 }
 
-/** The chapter a step is in: the last one begun by then (-1 before the first). */
+/** The chapter a visible step is in: the last one begun by then (-1 before the first). */
 function chapterAt(step) {
+  const logStep = state.starts[step] ?? 0;
   let at = -1;
   state.chapters.forEach((chapter, i) => {
-    if (chapter.step <= step) at = i;
+    if (chapter.step <= logStep) at = i;
   });
   return at;
 }
 
 function jumpToChapter(i) {
   const chapter = state.chapters[i];
-  if (chapter) show(chapter.step, { chapter });
+  if (chapter) show(visibleOf(chapter.step), { chapter });
 }
 
 /** The previous (-1) or next (+1) chapter from the step shown; nothing after the last. */
@@ -274,7 +315,7 @@ async function show(step, { chapter = null } = {}) {
   state.wanted = step;
   syncControls();
   try {
-    const data = await fetchStep(step);
+    const data = await fetchStep(state.starts[step]);
     if (state.wanted !== step) return; // the user moved on meanwhile
     state.historyLength.set(step, data.history.length);
     // Stepping forward by one marks what that step added to the log.
@@ -282,10 +323,10 @@ async function show(step, { chapter = null } = {}) {
     draw(step, data, previousLength, chapter);
     state.step = step;
     const url = new URL(window.location.href);
-    url.searchParams.set("step", String(step));
+    url.searchParams.set("step", String(state.starts[step]));
     window.history.replaceState(null, "", url);
     // The neighbours are the likeliest next requests.
-    for (const next of [step + 1, step - 1]) if (next >= 0 && next <= state.steps) fetchStep(next).catch(() => {});
+    for (const next of [step + 1, step - 1]) if (next >= 0 && next <= state.steps) fetchStep(state.starts[next]).catch(() => {});
   } catch (error) {
     if (state.wanted === step) say(`Could not load step ${step}: ${error.message}`, { kind: "error" });
   }
@@ -334,7 +375,7 @@ async function loadChapters() {
   if (!game.chapters) return;
   let data;
   try {
-    data = await fetchStep(state.steps);
+    data = await fetchStep(state.starts[state.steps]);
   } catch {
     return; // the step-by-step controls still work; show() reports its own failures
   }
@@ -391,21 +432,40 @@ async function start() {
   const actions = Array.isArray(review?.[8]) ? review[8] : [];
   let first;
   try {
-    first = await fetchStep(0);
+    first = await fetchStep(0, { starts: true });
   } catch (error) {
     say(`This game cannot be replayed: ${error.message}`, { kind: "error" });
     return;
   }
   // The replay API knows the number of steps; the review's action list should agree.
-  state.steps = typeof first.steps === "number" ? first.steps : actions.length;
+  state.logSteps = typeof first.steps === "number" ? first.steps : actions.length;
+  // Where each visible step begins; without it (an older server), every action is a step.
+  const starts = first.visible_starts;
+  state.starts = Array.isArray(starts) && starts.length && starts[0] === 0
+    ? starts : Array.from({ length: state.logSteps + 1 }, (_, i) => i);
+  state.steps = state.starts.length - 1;
   els.controls.hidden = false;
   wire();
+  // ?step=N is the log's step: a folded one opens the visible step it is in.
   const asked = Number(new URL(window.location.href).searchParams.get("step"));
-  const initial = Number.isInteger(asked) && new URL(window.location.href).searchParams.has("step") ? asked : state.steps;
+  const initial = Number.isInteger(asked) && new URL(window.location.href).searchParams.has("step")
+    ? visibleOf(Math.max(0, Math.min(state.logSteps, asked))) : state.steps;
   const shown = show(initial);
   // After the first step asked for: opened at the last step, both wait on the same request.
   loadChapters();
+  loadReview();
   await shown;
+}
+
+/** The decision review's panel, where the page has one (a finished riichi game). */
+async function loadReview() {
+  if (!els.review || !game.decisions) return;
+  const { mountReview } = await game.decisions();
+  state.review = mountReview(els.review, {
+    gameId, players: config.players || [], user: config.user ?? null, nameOf, visibleOf,
+    jump: (logStep) => show(visibleOf(logStep)),
+  });
+  if (state.step !== null) state.review.showStep(state.step);
 }
 
 start();

@@ -23,8 +23,9 @@ def help_text(client, user) -> str:
 
 
 def test_each_protocol_has_its_address_and_log_in_line(client, make_user, settings):
-    settings.CRIBBAGE_PORT, settings.UMP_PORT, settings.MMJ_PORT = 7400, 7401, 7402
+    settings.CRIBBAGE_PORT, settings.UMP_PORT, settings.MMJ_PORT, settings.MJAI_PORT = 7400, 7401, 7402, 7403
     text = help_text(client, make_user("alice"))
+    assert 'testserver:7403' in text and '{"type":"join","name":"alice","room":"alice:<key>"}' in text
     assert 'ws://testserver/ws/bot/' in text
     assert '{"type": "Login", "version": 1, "token": "<key>"}' in text
     assert "testserver:7400" in text and "IM:alice/<key>" in text
@@ -44,9 +45,9 @@ def test_the_mmj_line_as_shown_logs_in_with_a_real_key(client, make_user):
 
 
 def test_a_port_turned_off_is_said_to_be_off(client, make_user, settings):
-    settings.CRIBBAGE_PORT, settings.UMP_PORT, settings.MMJ_PORT = 0, 0, 0
+    settings.CRIBBAGE_PORT, settings.UMP_PORT, settings.MMJ_PORT, settings.MJAI_PORT = 0, 0, 0, 0
     text = help_text(client, make_user("carol"))
-    assert "IM:carol" not in text and "1 hello" not in text and "mmj1c" not in text
+    assert "IM:carol" not in text and "1 hello" not in text and "mmj1c" not in text and '"join"' not in text
     assert "the TCP port is off on this server" in text
     assert "the UMP port is off on this server" in text
     assert "the mmj port is off on this server" in text

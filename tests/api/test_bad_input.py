@@ -627,7 +627,7 @@ def _new_fuzz_client(auth: str, world: World) -> APIClient:
 
 
 def url_for(route: Route, game: Any, world: World) -> str:
-    path = route.route.replace("<int:game_id>", str(world.resolve(game)))
+    path = route.route.replace("<int:game_id>", str(world.resolve(game))).replace("<int:seat>", "0")
     return f"/api/{path}"
 
 

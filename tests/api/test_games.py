@@ -36,7 +36,7 @@ def test_create_table(alice, client_for):
     assert body["status"] == "setup"
     assert body["host_username"] == "alice"
     assert body["setup"]["users"] == [{"user": alice.id, "username": "alice", "bot": False, "slot": 0, "team": None,
-                                       "accepted": False, "position": None}]
+                                       "accepted": False, "position": None, "rating": 0.0, "provisional": True}]
     assert body["setup"]["version"] == 0
     assert body["players"][0]["username"] == "alice"
 

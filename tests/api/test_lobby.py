@@ -199,3 +199,39 @@ def test_game_is_reloaded_after_each_operation(table, bob, client_for):
     # The response must show the table as stored, not the lobby's in-memory instance.
     body = post(client_for(bob), table.id, "join").json()
     assert body["setup"] == lobby.setup_state(Game.objects.get(id=table.id))
+
+
+def test_add_an_mjai_bot_the_operator_registered(alice, client_for, settings):
+    """docs/protocols/mjai.md, "mjai bots as house bots": only at a riichi table, only a registered
+    name; each is a bot account of its own, numbered per table."""
+    settings.MJAI_BOTS = {"rulebase": "python bot.py {seat}"}
+    riichi = lobby.create_table(alice, "riichi", 4)
+    for _ in range(2):
+        response = post(client_for(alice), riichi.id, "add-bot", {"bot": "mjai:rulebase"})
+        assert response.status_code == 200, response.json()
+    users = response.json()["setup"]["users"]
+    assert [(u["username"], u["bot"]) for u in users[1:]] == [("mjai-rulebase-1", True), ("mjai-rulebase-2", True)]
+    before = state(riichi)
+    body = assert_error(post(client_for(alice), riichi.id, "add-bot", {"bot": "mjai:mortal"}), 400, "UnknownBot")
+    assert "mjai:rulebase" in body["reason"] and state(riichi) == before
+    acquire = lobby.create_table(alice, "acquire", 4)
+    assert_error(post(client_for(alice), acquire.id, "add-bot", {"bot": "mjai:rulebase"}), 400, "UnknownBot")
+    assert_error(post(client_for(alice), acquire.id, "add-bot", {"bot": 5}), 400, "InvalidMessage")
+
+
+
+def test_add_a_riichi_bot_of_a_level(alice, client_for):
+    """docs/bots.md, "Bot levels": a level's name seats that level's account; an unknown one is
+    refused UnknownBot, naming the levels, and nothing changes."""
+    riichi = lobby.create_table(alice, "riichi", 4)
+    for level in ("beginner", "intermediate"):
+        assert post(client_for(alice), riichi.id, "add-bot", {"bot": level}).status_code == 200
+    before = state(riichi)
+    body = assert_error(post(client_for(alice), riichi.id, "add-bot", {"bot": "expert"}), 400, "UnknownBot")
+    assert "'expert'" in body["reason"] and "beginner, intermediate, strong" in body["reason"]
+    assert state(riichi) == before
+    response = post(client_for(alice), riichi.id, "add-bot", {"bot": "strong"})
+    assert response.status_code == 200, response.json()
+    users = response.json()["setup"]["users"]
+    assert [(u["username"], u["bot"], u["accepted"]) for u in users[1:]] == [
+        ("house-beginner-1", True, True), ("house-intermediate-1", True, True), ("house-strong-1", True, True)]

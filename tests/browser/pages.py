@@ -10,9 +10,10 @@ VIEWPORT = {"width": 1280, "height": 900}
 TIMEOUT_MS = 15_000
 
 
-def open_page(browser, errors: list[str]):
-    """A page in its own context (its own cookies: one person per context)."""
-    context = browser.new_context(viewport=VIEWPORT)
+def open_page(browser, errors: list[str], **context_options):
+    """A page in its own context (its own cookies: one person per context). ``context_options``
+    go to Playwright's ``new_context`` (a phone's viewport, touch, pixel density)."""
+    context = browser.new_context(**{"viewport": VIEWPORT, **context_options})
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     # Uncaught script errors fail the test: a broken module leaves a page that only looks fine.

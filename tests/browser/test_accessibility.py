@@ -1,4 +1,5 @@
-"""axe-core on every kind of page: none may have a "serious" or "critical" violation.
+"""axe-core on every kind of page, at a desktop's size and a phone's (390 x 844): none may have a
+"serious" or "critical" violation.
 
 axe-core is pinned in tests/js/package-lock.json and installed by `make test` (`make axe`); the
 test injects node_modules/axe-core/axe.min.js from there, never from a CDN. Injecting a script
@@ -20,6 +21,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).resolve().parents[1] / "js" / "node_modules" / "axe-core" / "axe.min.js"
 SERIOUS = ("serious", "critical")
+# Each page is checked in both: a phone's layout is another page to a screen reader and to axe
+# (other controls shown, text wrapped onto other backgrounds).
+SIZES = {
+    "": {"viewport": {"width": 1280, "height": 900}},
+    " (phone)": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
 
 _RUN_AXE = """async () => {
   const result = await axe.run(document, { resultTypes: ["violations"] });
@@ -82,31 +89,57 @@ ACTIVE_READY = {
 }
 
 
-def violations(page, url: str, ready: str | None = None) -> list[dict]:
+def violations(page, url: str, ready: str | None = None, prepare=None) -> list[dict]:
+    """``prepare(page)``: what a person does on the page before it is checked (fill a form)."""
     page.goto(url)
     if ready:
         page.wait_for_selector(ready)
+    if prepare is not None:
+        prepare(page)
     page.add_script_tag(path=str(AXE))
     return [v for v in page.evaluate(_RUN_AXE) if v["impact"] in SERIOUS]
 
 
 def test_no_serious_violations_on_any_page(server, browser, artifacts, monkeypatch):
     assert AXE.is_file(), f"no {AXE}: run `make axe` (part of `make test`), which installs the pinned axe-core"
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True, reduced_motion="reduce")
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    pages = {}
+    for size, options in SIZES.items():
+        context = browser.new_context(bypass_csp=True, reduced_motion="reduce", **options)
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        page.on("pageerror", lambda error, page=page: errors.append(f"{page.url}: {error.stack or error}"))
+        pages[size] = page
+    page = pages[""]
 
     found: dict[str, list[dict]] = {}
 
-    def check(label: str, path: str, ready: str | None = None) -> None:
-        found[label] = violations(page, server + path, ready)
+    def check(label: str, path: str, ready: str | None = None, prepare=None) -> None:
+        for size, sized in pages.items():
+            try:
+                found[label + size] = violations(sized, server + path, ready, prepare)
+            except Exception:
+                sized.screenshot(path=str(artifacts / "accessibility-failed.png"))
+                raise AssertionError(f"{label + size}: the page did not draw itself; script errors: {errors}") from None
+
+    def refused_sign_up(page) -> None:
+        # Errors under two fields: a taken name (nobody is signed up yet: two passwords that differ
+        # instead) and a password too short.
+        page.get_by_label("Username").fill("newcomer")
+        page.get_by_label("Password", exact=True).fill("abc")
+        page.get_by_label("Password confirmation").fill("abd")
+        page.get_by_test_id("signup-submit").click()
+        page.wait_for_selector('[data-testid="field-error"]')
+
+    def riichi_form(page) -> None:
+        page.get_by_test_id("create-type").select_option("riichi")
+        page.get_by_test_id("create-preset-help").wait_for()
 
     # Logged out.
     check("lobby, logged out", "/")
     check("log-in page", "/accounts/login/")
     check("sign-up page", "/accounts/signup/")
+    check("sign-up page, refused", "/accounts/signup/", prepare=refused_sign_up)
     check("404 page", "/no-such-page/")
     check("API docs", "/api/docs/", ".swagger-ui .info")
     redoc = optional_url("api-redoc")
@@ -115,12 +148,14 @@ def test_no_serious_violations_on_any_page(server, browser, artifacts, monkeypat
 
     # Logged in: signed up through the form, then made an administrator so the admin's pages open.
     sign_up(page, server, "ada")
+    pages[" (phone)"].context.add_cookies(page.context.cookies())  # ada on the phone too
     with server_database():
         ada = get_user_model().objects.get(username="ada")
         ada.is_staff = ada.is_superuser = True
         ada.save(update_fields=["is_staff", "is_superuser"])
         games = make_games(ada, monkeypatch)
     check("lobby, logged in", "/", LIVE)
+    check("lobby, opening a riichi table", "/", LIVE, riichi_form)
     check("token page", "/accounts/token/")
     for game_type in ("acquire", "cribbage", "riichi"):
         check(f"{game_type}, being set up", f"/games/{games[f'{game_type}-setup']}/", LIVE)
@@ -132,8 +167,9 @@ def test_no_serious_violations_on_any_page(server, browser, artifacts, monkeypat
         if path is not None:
             check(label, path)
 
-    page.screenshot(path=str(artifacts / "accessibility-last.png"))
-    context.close()
+    for size, sized in pages.items():
+        sized.screenshot(path=str(artifacts / ("accessibility-last-phone.png" if size else "accessibility-last.png")))
+        sized.context.close()
     bad = {label: v for label, v in found.items() if v}
     assert bad == {}, "\n".join(f"{label}: {v}" for label, vs in bad.items() for v in vs)
     assert errors == []

@@ -74,7 +74,14 @@ def test_find_replay_and_download_a_finished_game(live_server_url, browser, arti
     lobby_row = page.locator(f'[data-testid="active-game"][data-game="{game_id}"]')
     expect(lobby_row.locator("a.player-chip", has_text="rival")).to_have_attribute("href", "/players/rival/")
 
-    # The games page lists it among the games in progress, with a link to watch it.
+    # Her opponent's page offers her game back to her, in the lobby's words.
+    expect(lobby_row.get_by_role("link", name="Return to your game")).to_be_visible()
+    page.goto(f"{live_server_url}/players/rival/")
+    theirs = page.locator(f'[data-testid="player-active"] [data-game="{game_id}"]')
+    expect(theirs.get_by_test_id("return-link")).to_have_text("Return to your game")
+
+    # The games page lists it among the games in progress, with a link back to it: her own game,
+    # so it reads as the lobby's does, not "Watch".
     page.get_by_test_id("nav-games").click()
     page.wait_for_url(f"{live_server_url}/games/")
     page.get_by_test_id("tab-active").click()
@@ -82,7 +89,9 @@ def test_find_replay_and_download_a_finished_game(live_server_url, browser, arti
     expect(live).to_have_attribute("data-status", "active")
     expect(live.get_by_test_id("archive-player")).to_have_count(2)
     expect(live.get_by_test_id("player-score")).to_have_count(0)  # nothing the lobby does not show
-    live.get_by_test_id("watch-link").click()
+    expect(live.get_by_test_id("watch-link")).to_have_count(0)
+    expect(live.get_by_test_id("return-link")).to_have_text("Return to your game")
+    live.get_by_test_id("return-link").click()
     page.wait_for_url(f"{live_server_url}/games/{game_id}/")
 
     # The last decision: buy nothing and end the game.

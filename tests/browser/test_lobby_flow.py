@@ -91,7 +91,9 @@ def test_two_players_open_join_accept_and_start(live_server_url, browser, artifa
     row.get_by_role("link", name="Watch").click()
     carol.wait_for_url(f"{live_server_url}/games/{game_id}/")
     expect(carol.get_by_test_id("game-status")).to_have_text("In progress")
-    expect(carol.get_by_test_id("legal-actions")).to_contain_text("watching")
+    # The panel's heading says she watches (game.js); the panel offers her nothing to do.
+    expect(carol.get_by_test_id("actions-title")).to_have_text("Spectating")
+    expect(carol.get_by_test_id("legal-actions").get_by_role("button")).to_have_count(0)
     expect(carol.get_by_test_id("game-log").locator("li").first).to_be_visible()
 
     # One move: the other player and the spectator both see the log grow.

@@ -1,7 +1,9 @@
 """The paifu viewer: the replay page of a finished riichi game lists its hands and jumps to each
 hand's deal (by the list, the buttons and the [ ] keys), beside the step-by-step controls, and
-shows the rules the game was played under. The game is a bot game played in the test process
-from a fixed seed, as in test_riichi_game.py."""
+shows the rules the game was played under. It steps by what a viewer sees: the passes that change
+nothing are folded into the step before, the caption counts visible steps, and the address keeps
+the log's step (a folded one opens the visible step it is in). The game is a bot game played in
+the test process from a fixed seed, as in test_riichi_game.py."""
 
 from __future__ import annotations
 
@@ -18,10 +20,12 @@ PHONE = {"width": 390, "height": 844}
 RULES = {"preset": "tenhou-east"}  # Tenhou's rules east-only: three options differ from Majiang's
 
 
-def _finished_bot_game(monkeypatch) -> tuple[int, list[dict]]:
-    """A finished bot game of at least four hands (the first fixed seed giving one), and its hands
+def _finished_bot_game(monkeypatch) -> tuple[int, list[dict], list[int]]:
+    """A finished bot game of at least four hands (the first fixed seed giving one), its hands
     as the server sees them: [{step, round, honba, ending}], ``step`` being the first at whose
-    history the hand's qipai is, ``ending`` how the hand list should say it ended."""
+    history the hand's qipai is, ``ending`` how the hand list should say it ended; and the log
+    step that begins each visible step, as the server says (tests/records/test_visible_steps.py
+    checks those against the log)."""
     from games.core.engine import Mode
     from games.management.commands.playbots import bot_users, load_bot, play_table
     from games.models import Game
@@ -64,7 +68,9 @@ def _finished_bot_game(monkeypatch) -> tuple[int, list[dict]]:
             hand["ending"] = f"{winners} {'win' if len(wins) > 1 else 'wins'} " + (
                 "by tsumo" if baojia is None else f"by ron off {names[(qijia + hand['jushu'] + baojia) % 4]}")
         if len(hands) >= 4:
-            return game.id, hands
+            starts = reads.replay_step(game, None, game.seq, starts=True)["visible_starts"]
+            print(f"\nriichi game {game.id}: {len(hands)} hands, {game.seq} actions, {len(starts) - 1} visible steps")
+            return game.id, hands, starts
     raise AssertionError("no bot game of four hands or more in 19 seeds")
 
 
@@ -72,7 +78,8 @@ def test_riichi_replay_jumps_between_hands(live_server_url, browser, artifacts, 
     from playwright.sync_api import expect
 
     with server_database():
-        game_id, hands = _finished_bot_game(monkeypatch)
+        game_id, hands, starts = _finished_bot_game(monkeypatch)
+    visible = {start: i for i, start in enumerate(starts)}  # a hand's deal begins a visible step
     errors: list[str] = []
     page = open_page(browser, errors)
     sign_up(page, live_server_url, "fuu")
@@ -83,6 +90,7 @@ def test_riichi_replay_jumps_between_hands(live_server_url, browser, artifacts, 
     step = page.get_by_test_id("replay-step")
     expect(step).to_have_text(re.compile(r"Step ([1-9]\d*) of \1$"))
     total = int(re.search(r"of (\d+)", step.inner_text()).group(1))
+    assert total == len(starts) - 1
 
     # One entry per hand, named by its round and honba, and how it ended.
     select = page.get_by_test_id("replay-hands")
@@ -100,7 +108,7 @@ def test_riichi_replay_jumps_between_hands(live_server_url, browser, artifacts, 
 
     def at_hand(i: int) -> None:
         hand = hands[i]
-        expect(step).to_have_text(f"Step {hand['step']} of {total}")
+        expect(step).to_have_text(f"Step {visible[hand['step']]} of {total}")
         expect(page).to_have_url(re.compile(rf"[?&]step={hand['step']}$"))
         expect(select).to_have_value(str(i))
         # The centre shows that hand's round, freshly dealt: no result of the hand before over it.
@@ -129,10 +137,11 @@ def test_riichi_replay_jumps_between_hands(live_server_url, browser, artifacts, 
     # before, and stepping forward onto the deal shows that hand's result, as before.
     page.evaluate("document.activeElement && document.activeElement.blur()")
     page.keyboard.press("ArrowLeft")
-    expect(step).to_have_text(f"Step {hands[1]['step'] - 1} of {total}")
+    expect(step).to_have_text(f"Step {visible[hands[1]['step']] - 1} of {total}")
+    expect(page).to_have_url(re.compile(rf"[?&]step={starts[visible[hands[1]['step']] - 1]}$"))
     expect(select).to_have_value("0")
     page.keyboard.press("ArrowRight")
-    expect(step).to_have_text(f"Step {hands[1]['step']} of {total}")
+    expect(step).to_have_text(f"Step {visible[hands[1]['step']]} of {total}")
     expect(page.locator('[data-testid="win-screen"], [data-testid="draw-screen"]')).to_have_count(1)
 
     # From the last hand, "next" goes nowhere; a shared address still opens its step.
@@ -140,9 +149,9 @@ def test_riichi_replay_jumps_between_hands(live_server_url, browser, artifacts, 
     at_hand(len(hands) - 1)
     expect(page.get_by_test_id("replay-next-hand")).to_be_disabled()
     page.keyboard.press("]")
-    expect(step).to_have_text(f"Step {hands[-1]['step']} of {total}")
-    page.goto(f"{live_server_url}/games/{game_id}/replay/?step={hands[2]['step'] + 3}")
-    expect(step).to_have_text(f"Step {hands[2]['step'] + 3} of {total}")
+    expect(step).to_have_text(f"Step {visible[hands[-1]['step']]} of {total}")
+    page.goto(f"{live_server_url}/games/{game_id}/replay/?step={starts[visible[hands[2]['step']] + 3]}")
+    expect(step).to_have_text(f"Step {visible[hands[2]['step']] + 3} of {total}")
     expect(page.get_by_test_id("replay-hands")).to_have_value("2")
 
     # The rules the game was played under, beside the log.
@@ -159,4 +168,56 @@ def test_riichi_replay_jumps_between_hands(live_server_url, browser, artifacts, 
     (box,) = boxes(page, '[data-testid="replay-chapters"]')
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not errors, errors
+
+
+def test_riichi_replay_steps_by_what_a_viewer_sees(live_server_url, browser, artifacts, monkeypatch):
+    """A log step that changed nothing seen (a pass) opens, by its address, the visible step it is
+    folded into; the arrow key and the forward button move one visible step, each with a new
+    caption, the address following with the log's step."""
+    from playwright.sync_api import expect
+
+    with server_database():
+        game_id, hands, starts = _finished_bot_game(monkeypatch)
+    folded = [n for n in range(starts[-1]) if n not in set(starts)]
+    assert len(folded) > len(starts) // 2, "hardly any step folded"
+    errors: list[str] = []
+    page = open_page(browser, errors)
+    sign_up(page, live_server_url, "tobi")
+    step, what = page.get_by_test_id("replay-step"), page.get_by_test_id("replay-what")
+    board = page.get_by_test_id("board")
+
+    # In the second hand, a folded step and the visible step it is in: the step that begins it
+    # and the passes after it show the same.
+    n = next(n for n in folded if n > hands[1]["step"] + 20)
+    start = max(s for s in starts if s <= n)
+    i = starts.index(start)
+    page.goto(f"{live_server_url}/games/{game_id}/replay/?step={start}")
+    expect(step).to_have_text(f"Step {i} of {len(starts) - 1}")
+    expect(what).not_to_be_empty()
+    table, caption = board.inner_html(), what.text_content()
+    page.goto(f"{live_server_url}/games/{game_id}/replay/?step={n}")
+    expect(step).to_have_text(f"Step {i} of {len(starts) - 1}")
+    expect(board).to_have_attribute("data-step", str(start))
+    expect(page).to_have_url(re.compile(rf"[?&]step={start}$"))  # the address names what is shown
+    assert board.inner_html() == table and what.text_content() == caption
+    expect(page.get_by_test_id("replay-hands")).to_have_value("1")
+
+    # One visible step per key press and per click, each saying something new.
+    captions = [caption]
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for k in range(1, 25):
+        if k % 2:
+            page.keyboard.press("ArrowRight")
+        else:
+            page.get_by_test_id("replay-forward").click()
+        expect(step).to_have_text(f"Step {i + k} of {len(starts) - 1}")
+        expect(page).to_have_url(re.compile(rf"[?&]step={starts[i + k]}$"))
+        expect(what).not_to_have_text(captions[-1])
+        captions.append(what.text_content())
+    # ... and back the same way.
+    page.keyboard.press("ArrowLeft")
+    expect(step).to_have_text(f"Step {i + 23} of {len(starts) - 1}")
+    expect(what).to_have_text(captions[-2])
+    snap(page, artifacts / "riichi-replay-visible-steps.png")
     assert not errors, errors

@@ -111,6 +111,8 @@ LOBBY_FIELDS: dict[str, st.SearchStrategy[Any]] = {
         {"per_decision": 5, "extra": 1}, [5, 20]])
         | st.fixed_dictionaries({}, optional={"per_decision": wrong(small_ints), "bank": wrong(small_ints)})),
     "spectator_delay": wrong(st.sampled_from([None, 0, 1, 30, 900, 901, -1])),
+    "rated": wrong(st.sampled_from([None, True, False, 0, 1])),
+    "rated_people_only": wrong(st.sampled_from([None, True, False, 0, 1])),
     "rules": wrong(st.fixed_dictionaries({}, optional={
         "counting": st.sampled_from(["manual", "auto", "shouted", 1]),
         "variants": st.sampled_from(["", "D", "N", "DN", "X", None]),
@@ -130,17 +132,29 @@ LOBBY_FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "rejoin": wrong(game_refs),
     "history": wrong(st.booleans()),
     "ref": weighted((3, st.text(max_size=8)), (3, integers), (1, json_values)),
+    # Play now (docs/play-now.md) and AddBot's bot levels and registered bots.
+    "preset": wrong(st.sampled_from(["tenhou", "majiang", "no-red", "tenhou-east", "east"])),
+    "length": wrong(st.sampled_from(["east-south", "east", "south"])),
+    "players": wrong(st.sampled_from([1, 2, 3, 4, 5, 6, 7])),
+    "clock": wrong(st.sampled_from(["untimed", "fast", "normal", "bullet"])),
+    "bots_after": wrong(st.sampled_from([None, 0, 15, 60, 600, 601, -1])),
+    "bot_level": wrong(st.sampled_from(["beginner", "intermediate", "strong", "expert"])),
+    "bot": wrong(st.sampled_from(["mjai:rulebase", "mjai:", "house", "", "beginner", "intermediate", "strong",
+                                  "level:strong"]) | texts),
 }
 
 MESSAGES = {
-    "CreateGame": ["game_type", "mode", "time_start", "time_increment", "time_control", "spectator_delay", "rules"],
+    "CreateGame": ["game_type", "mode", "time_start", "time_increment", "time_control", "spectator_delay", "rules",
+                   "rated", "rated_people_only"],
     "JoinGame": ["game"],
     "LeaveGame": ["game"],
     "AcceptSetup": ["game", "version"],
     "ChangeMode": ["game", "mode"],
     "ChangeArrangement": ["game", "arrangement", "order"],
     "Kick": ["game", "user"],
-    "AddBot": ["game"],
+    "AddBot": ["game", "bot"],
+    "PlayNow": ["game_type", "preset", "length", "bot_level", "players", "clock", "bots_after"],
+    "LeavePlayNow": [],
     "EnterGame": ["game"],
     "DoGameAction": ["game", "v", "action", "params", "seat"],
     "Resync": ["game"],
@@ -203,7 +217,8 @@ create_game = st.sampled_from(list(MODES)).flatmap(lambda game_type: st.fixed_di
     {"game_type": st.just(game_type), "mode": st.sampled_from(MODES[game_type])},
     optional={"rules": rule_options(game_type), "time_start": LOBBY_FIELDS["time_start"],
               "time_increment": LOBBY_FIELDS["time_increment"], "time_control": LOBBY_FIELDS["time_control"],
-              "spectator_delay": LOBBY_FIELDS["spectator_delay"]}))
+              "spectator_delay": LOBBY_FIELDS["spectator_delay"], "rated": LOBBY_FIELDS["rated"],
+              "rated_people_only": LOBBY_FIELDS["rated_people_only"]}))
 
 
 @st.composite
@@ -324,7 +339,9 @@ def good_login(*, session: bool) -> st.SearchStrategy[dict[str, Any]]:
                                                  "history_size": st.integers(0, 6)}), max_size=3),
         "rejoin": sym(GAME_IDS) | st.integers(1, 2**53 - 1),
         "history": st.booleans(),
-        "ref": st.text(max_size=8) | st.integers(-1000, 1000),
+        # A ref the server can echo: no NUL, no lone surrogate (those refuse the frame itself).
+        "ref": st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=8)
+        | st.integers(-1000, 1000),
     })
     return st.builds(lambda c, e: {"type": "Login", "version": 1, **c, **e}, _credentials(session), extras)
 
@@ -355,13 +372,16 @@ first_frames = {
 
 # The fields of each write's body, by URL name (games/api/urls.py); a write not listed takes none.
 REST_FIELDS = {
-    "api-games": ["game_type", "mode", "time_start", "time_increment", "time_control", "spectator_delay", "rules"],
+    "api-games": ["game_type", "mode", "time_start", "time_increment", "time_control", "spectator_delay", "rules",
+                  "rated", "rated_people_only"],
     "api-game-accept": ["version"],
     "api-game-mode": ["mode"],
     "api-game-arrangement": ["arrangement", "order"],
     "api-game-kick": ["user"],
     "api-game-moves": ["action", "params", "seat", "v"],
     "api-game-chat": ["text"],
+    "api-game-add-bot": ["bot"],
+    "api-play-now": ["game_type", "preset", "length", "bot_level", "players", "clock", "bots_after"],
 }
 
 CONTENT_TYPES = [

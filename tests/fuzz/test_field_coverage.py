@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from games.api import serializers
+from games.api.play_now_views import PlayNowSerializer
 from games.core import validation
 from tests.fuzz import strategies
 
@@ -27,6 +28,8 @@ REQUESTS: dict[Callable[..., Any], tuple[str, str, type[serializers.RuleSerializ
     validation.kick: ("Kick", "api-game-kick", serializers.KickSerializer, {"user": 1}),
     validation.game_action: ("DoGameAction", "api-game-moves", serializers.MoveSerializer, {"action": "x"}),
     validation.chat: ("Chat", "api-game-chat", serializers.ChatPostSerializer, {"text": "x"}),
+    validation.add_bot: ("AddBot", "api-game-add-bot", serializers.AddBotSerializer, {}),
+    validation.play_now: ("PlayNow", "api-play-now", PlayNowSerializer, {"game_type": "riichi"}),
 }
 
 

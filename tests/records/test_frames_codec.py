@@ -64,3 +64,25 @@ def test_every_step_reads_back_as_it_was_handed_over(steps: list[tuple[Any, Any]
     for number, views in enumerate(expected):
         for viewer, view in views.items():
             assert frames.view_at(chunks[number // every], number % every, viewer) == written(view)
+
+
+def test_a_step_that_changes_nothing_seen_is_folded_into_the_one_before() -> None:
+    def step(spectator: Any, seat: Any, heard: int) -> dict[str, Any]:
+        return {frames.SPECTATOR: {"v": spectator}, "0": {"v": seat}, frames.HISTORY: heard}
+
+    steps = [step(0, 0, 0),
+             step(0, 0, 0),  # folded: nothing changed
+             step(1, 1, 0),  # the spectator's view changed
+             step(1, 2, 0),  # only the seat's
+             step(1, 2, 1),  # only the history
+             step(1, 2, 1),  # folded, and so is the last
+             step(1, 2, 1)]
+    chunks = list(frames.chunks(steps, 2))  # visible steps across chunks
+    starts = [0, 2, 3, 4]
+    assert frames.visible_starts(chunks) == starts
+    answers = [frames.step_at(chunks[n // 2], n % 2)[1] for n in range(len(steps))]
+    assert [a["visible_step"] for a in answers] == [0, 0, 1, 2, 3, 3, 3]
+    assert [a["visible_start"] for a in answers] == [0, 0, 2, 3, 4, 4, 4]
+    assert [a["visible_previous"] for a in answers] == [None, None, 0, 2, 3, 3, 3]
+    assert [a["visible_next"] for a in answers] == [2, 2, 3, 4, None, None, None]
+    assert {a["visible_steps"] for a in answers} == {len(starts) - 1}

@@ -118,7 +118,11 @@ class Seat:
         if frame.get("game") != self.game_id:
             return
         if kind == "GameStarted":
-            self.position = next(p["position"] for p in frame["players"] if p["user"] == self.user.id)
+            positions = [p["position"] for p in frame["players"] if p["user"] == self.user.id]
+            # Seen once (a PostgreSQL + Redis run): a GameStarted of this game's number without
+            # this seat; the frame and what the seat had learnt are kept for the next time.
+            assert positions, (self.user, self.game_id, self.served_by, frame)
+            self.position = positions[0]
         elif kind == "GameMessages" and (frame["v"] > self.v or self.legal_v < frame["v"]):
             # (The game's first push, v 0, is new too: nothing of this v was known.)
             if frame["start"] > len(self.history):

@@ -51,7 +51,7 @@ import json
 from accounts.models import User
 from accounts.tokens import token_for
 tokens = {}
-for name in ("north", "south", "east"):
+for name in ("north", "south", "east", "west", "up"):
     user = User.objects.create_user(username=name, password="secret-pw")
     tokens[name] = token_for(user)
 print(json.dumps(tokens))
@@ -64,8 +64,9 @@ def cluster():
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     base = PG_ADMIN_URL.rsplit("/", 1)[0]
+    # The watches run (Play now's queue among them): this is a server as `make run` serves it.
     env = {**os.environ, "DATABASE_URL": f"{base}/{name}", "REDIS_URL": REDIS_URL, "DEBUG": "1",
-           "DJANGO_SETTINGS_MODULE": "config.settings"}
+           "DJANGO_SETTINGS_MODULE": "config.settings", "GAME_CLOCK_SWEEPER": "1"}
     processes: list[subprocess.Popen] = []
     try:
         subprocess.run([sys.executable, "-c", "import redis, sys; redis.Redis.from_url(sys.argv[1]).flushdb()",
@@ -216,3 +217,42 @@ async def test_two_processes_share_lobby_and_serialise_conflicting_moves(cluster
     finally:
         for peer in (north, south, east):
             await peer.ws.close()
+
+
+async def test_play_now_matches_across_processes(cluster):
+    """docs/play-now.md: the queue is the database's, so a place taken on one process is matched
+    by a request, or by the watch, of the other; each player hears of the table on their own."""
+    p1, p2 = cluster["ports"]
+    tokens = cluster["tokens"]
+    west, _ = await Peer.login(p1, tokens["west"])
+    up, _ = await Peer.login(p2, tokens["up"])
+    try:
+        pair = {"type": "PlayNow", "game_type": "cribbage", "players": 2, "bots_after": None}
+        await west.send(pair)
+        await west.expect("PlayNowWaiting")
+        await up.send(pair)  # on the other process: its request finds west's place and seats both
+        seated = await up.expect("PlayNowSeated")
+        assert (await west.expect("PlayNowSeated"))["game"] == seated["game"] and seated["bots"] == 0
+
+        # Riichi with bots after 2 s: nobody's request seats them; a watch does, on either process.
+        riichi = {"type": "PlayNow", "game_type": "riichi", "length": "east", "bots_after": 2}
+        await west.send(riichi)
+        await west.expect("PlayNowWaiting")
+        await up.send(riichi)
+        assert (await up.expect("PlayNowWaiting"))["others"] == 1
+        table = await west.expect("PlayNowSeated", timeout=15)
+        assert (await up.expect("PlayNowSeated", timeout=15))["game"] == table["game"] and table["bots"] == 2
+        users = await asyncio.to_thread(_seated_users, cluster["database_url"], table["game"])
+        # Play now's default bot level (docs/play-now.md).
+        assert sorted(users) == [("house-intermediate-1", True), ("house-intermediate-2", True), ("up", False),
+                                 ("west", False)]
+    finally:
+        for peer in (west, up):
+            await peer.ws.close()
+
+
+def _seated_users(database_url: str, game_id: int) -> list[tuple[str, bool]]:
+    with psycopg.connect(database_url) as conn:
+        return conn.execute(
+            "SELECT u.username, u.is_bot FROM games_seat s JOIN accounts_user u ON u.id = s.user_id "
+            "WHERE s.game_id = %s", (game_id,)).fetchall()

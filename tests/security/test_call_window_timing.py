@@ -203,8 +203,14 @@ def check(run: Run) -> dict[str, list[float]]:
         callers = run.could_call.get(discard.v, set())
         waits["some" if callers else "none"].append(wait)
         waits["quick" if "quick" in callers else "not quick"].append(wait)
-    # Every wait is at least the floor, less the watcher's polling and the push's few ms.
-    assert min(w for kind in ("some", "none") for w in waits[kind]) >= FLOOR_MS / 1000 - 0.06, waits
+    # The floor holds every window: each kind's median wait is the floor, less the watcher's
+    # polling and the push's few ms. A single wait is timed by the watcher's receipt of two
+    # pushes, so a late receipt of the discard (a loaded machine: one CI run saw 0.32 s among
+    # waits of 0.39-0.44 s) shortens it; without the floor a window nobody could call would end
+    # within milliseconds, far under half of it.
+    for kind in ("some", "none"):
+        assert statistics.median(waits[kind]) >= FLOOR_MS / 1000 - 0.06, (kind, waits)
+    assert min(w for kind in ("some", "none") for w in waits[kind]) >= FLOOR_MS / 2000, waits
     tolerance = QUICK * 0.8  # well under what the quick seat's answer showed the probe
     for a, b in (("some", "none"), ("quick", "not quick")):
         if waits[a] and waits[b]:

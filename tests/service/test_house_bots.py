@@ -68,3 +68,19 @@ async def test_kicking_a_bot_frees_its_seat(clients, db_call, make_user):
     assert [u["user"] for u in left["setup"]["users"]] == [alice.id]
     await host.send({"type": "AddBot", "game": game_id})
     assert (await host.expect("UserJoinedGame"))["user"] == bot  # the same house bot is reused
+
+
+async def test_a_riichi_bot_of_a_level_over_the_lobby_socket(clients, db_call, make_user):
+    """AddBot's ``bot`` names a level (docs/bots.md, "Bot levels"); an unknown one is refused and
+    seats nobody."""
+    alice = await db_call(make_user)
+    host = await clients(alice)
+    await host.send({"type": "CreateGame", "game_type": "riichi", "mode": 4})
+    game_id = (await host.expect("GameCreated"))["game"]
+    await host.send({"type": "AddBot", "game": game_id, "bot": "expert"})
+    refused = await host.expect("Error")
+    assert refused["code"] == "UnknownBot" and "beginner, intermediate, strong" in refused["reason"]
+    assert await db_call(lambda: Seat.objects.filter(game_id=game_id).count()) == 1
+    await host.send({"type": "AddBot", "game": game_id, "bot": "strong"})
+    joined = await host.expect("UserJoinedGame")
+    assert joined["bot"] is True and joined["username"] == "house-strong-1"

@@ -51,6 +51,10 @@ CREATE_CASES: list[tuple[dict[str, Any], str]] = [
     # Spectator delay: anything but 0-900 seconds.
     *[({"spectator_delay": bad}, "InvalidSpectatorDelay") for bad in [-1, 901, 2**53, "5", 5.0, True, [5], {}]],
     ({"spectator_delay": None, "mode": 42}, "InvalidMode"),
+    # Rated or casual (docs/ratings.md): true or false, or left out for the default; nothing else.
+    *[({field: bad}, "InvalidMessage") for field in ("rated", "rated_people_only") for bad in [0, 1, "true", [], {}]],
+    *[({field: None, "mode": 42}, "InvalidMode") for field in ("rated", "rated_people_only")],
+    ({"rated": False, "rated_people_only": True}, "InvalidRated"),
     # Rule options: an object, which the engine judges; the platform's own keys are no host's to set.
     *[({"rules": bad}, "InvalidMessage") for bad in [[], "tenhou", 5, True]],
     ({"rules": None, "mode": 42}, "InvalidMode"),

@@ -1,6 +1,6 @@
 """Nothing stalls everyone: a person leaves a riichi table of three house bots, so the server plays
 the rest of the game (thousands of actions) for all four seats, while another user's round trip
-stays under ``ROUND_TRIP_BOUND`` (docs/architecture.md, "Concurrency").
+stays under ``ROUND_TRIP_BOUND`` and well short of the play-out (docs/architecture.md, "Concurrency").
 
 Against the server `make run` starts (``manage.py serve``: Daphne, real sockets, SQLite file). The
 play-out runs in bounded steps, each its own transaction, on one of the database threads; the other
@@ -24,7 +24,11 @@ from tests.served import serve
 pytestmark = pytest.mark.own_server
 
 
-ROUND_TRIP_BOUND = 0.1
+# A stalled server answers bob only when the play-out is over: one round trip as long as the whole
+# play-out (6.4-7.0 s before the bounded steps, 3-4 s of play-out here). Quiet, the slowest round
+# trip takes 50-100 ms; on a machine whose two cores also run two test workers and other servers
+# (load average 7) it reached 0.46 s. The bound sits between: 1 s, and under a third of the play-out.
+ROUND_TRIP_BOUND = 1.0
 
 SETUP = """
 import django
@@ -94,5 +98,5 @@ def test_another_client_is_served_while_the_server_plays_out_a_game(tmp_path):
         samples, took = asyncio.run(scenario())
     # The play-out took long enough for the measurement to mean something.
     assert took > 0.5 and len(samples) > 20, (took, len(samples))
-    assert max(samples) < ROUND_TRIP_BOUND, (max(samples), sorted(samples)[-5:], took)
+    assert max(samples) < min(ROUND_TRIP_BOUND, took / 3), (max(samples), sorted(samples)[-5:], took)
     print(f"play-out {took:.2f} s, {len(samples)} round trips, slowest {max(samples) * 1000:.0f} ms")

@@ -87,6 +87,7 @@ def import_review(data: Sequence[Any], *, imported_at_ms: int | None = None) -> 
             arrangement=review.arrangement,
             host=users[host_seat],
             status=Status.FINISHED,
+            rated=False,  # an imported game is casual: it was not played here (docs/ratings.md)
             seed=0,
             rules=rules,
             time_start=review.time_start_s,

@@ -1,4 +1,4 @@
-"""``manage.py serve``: HTTP and WebSockets (Daphne), CRIBBAGEBBER, UMP and mmj over TCP, in one process.
+"""``manage.py serve``: HTTP and WebSockets (Daphne), CRIBBAGEBBER, UMP, mmj and mjai over TCP, in one process.
 
 One process and one event loop, so the embedded default's in-memory channel layer is shared:
 a bot on the TCP port and a browser user on the WebSocket sit at the same tables and see each
@@ -24,7 +24,7 @@ PROXY_HEADERS = {"proxy_forwarded_address_header": "X-Forwarded-For",
 
 
 class Command(BaseCommand):
-    help = "Serve HTTP/WebSocket (Daphne) and the CRIBBAGEBBER, UMP and mmj TCP ports from one process."
+    help = "Serve HTTP/WebSocket (Daphne) and the CRIBBAGEBBER, UMP, mmj and mjai TCP ports from one process."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1", help="address to bind both servers to")
@@ -35,6 +35,8 @@ class Command(BaseCommand):
                             help="UMP TCP port (riichi mahjong bots, lines end CR+LF); 0 disables it")
         parser.add_argument("--mmj-port", type=int, default=settings.MMJ_PORT,
                             help="mmj TCP port (riichi mahjong terminals, seed 000); 0 disables it")
+        parser.add_argument("--mjai-port", type=int, default=settings.MJAI_PORT,
+                            help="mjai TCP port (riichi AIs, gimite's mjsonp); 0 disables it")
 
     def handle(self, *args: Any, **options: Any) -> None:
         # daphne.server installs Twisted's asyncio reactor; it must come before anything imports
@@ -48,17 +50,20 @@ class Command(BaseCommand):
         from config.asgi import application
         from config.daphne_bodies import limit_bodies
         from games.cribbage.transport.tcp import CRIBBAGEBBER
+        from games.riichi.transport.mjai_consumer import MJAI
         from games.riichi.transport.mmj_consumer import MMJ
         from games.riichi.transport.ump_consumer import UMP
         from games.transport import http_deadline
         from games.transport.lines import LineServer
 
         host, port = options["host"], options["port"]
-        line_ports = ((CRIBBAGEBBER, options["cribbage_port"]), (UMP, options["ump_port"]), (MMJ, options["mmj_port"]))
+        line_ports = ((CRIBBAGEBBER, options["cribbage_port"]), (UMP, options["ump_port"]), (MMJ, options["mmj_port"]),
+                      (MJAI, options["mjai_port"]))
         # The token page tells bots these ports (accounts/views.py): say the ones served here. Behind a
         # proxy the bots connect to the proxy's ports, which the settings say (deploy/cluster.py).
         if not settings.BEHIND_PROXY:
-            settings.CRIBBAGE_PORT, settings.UMP_PORT, settings.MMJ_PORT = (port for _, port in line_ports)
+            (settings.CRIBBAGE_PORT, settings.UMP_PORT, settings.MMJ_PORT,
+             settings.MJAI_PORT) = (port for _, port in line_ports)
         verbosity = options["verbosity"]
         server = Server(
             application=guarantee_single_callable(application),
@@ -76,9 +81,12 @@ class Command(BaseCommand):
         def background() -> None:
             # The clock sweeper and presence heartbeat start with the server, not with its first
             # client: a timed game whose players only use REST must still time out.
+            from games.riichi.transport import mjai_house
             from games.service import door
 
             asyncio.get_event_loop().call_soon(door.ensure_sweeper)
+            # mjai bots the operator registered, run for their seats (docs/protocols/mjai.md).
+            asyncio.get_event_loop().call_soon(mjai_house.start, options["mjai_port"])
 
         def close_politely() -> None:
             # Daphne (autobahn) drops the TCP connection under a frame over its 1 MiB limit, which a

@@ -28,15 +28,13 @@ import random
 from collections import Counter
 from typing import Any
 
+from games.riichi.bots.value import hand_counts, public_counts
+from games.riichi.bots.value import kind as _kind
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.tile import zhenbaopai
 from games.riichi.engine.xiangting import tingpai, xiangting
 
 _KINDS = tuple(s + str(n) for s in "mps" for n in range(1, 10)) + tuple("z" + str(n) for n in range(1, 8))
-
-
-def _kind(p: str) -> str:
-    return p[0] + ("5" if p[1] == "0" else p[1])
 
 
 def _yaojiu(kind: str) -> bool:
@@ -45,25 +43,7 @@ def _yaojiu(kind: str) -> bool:
 
 def _visible(view: dict[str, Any], me: Shoupai) -> Counter[str]:
     """Copies of each kind this seat can see: its hand, every river and meld, dora indicators."""
-    seen: Counter[str] = Counter()
-    for s in ("m", "p", "s", "z"):
-        bingpai = me._bingpai[s]
-        for n in range(1, len(bingpai)):
-            if bingpai[n]:
-                seen[s + str(n)] += bingpai[n]
-    for seat in view.get("seats", []):
-        for p in seat["he"]:
-            # A called discard is counted in the caller's meld instead.
-            if p[-1] not in "+=-":
-                seen[_kind(p)] += 1
-        for m in seat["fulou"]:
-            s = m[0]
-            for c in m[1:]:
-                if c.isdigit():
-                    seen[s + ("5" if c == "0" else c)] += 1
-    for p in view.get("baopai", []):
-        seen[_kind(p)] += 1
-    return seen
+    return hand_counts(me) + public_counts(view)
 
 
 def _ukeire(sp: Shoupai, seen: Counter[str]) -> int:
@@ -177,19 +157,41 @@ def _call(view: dict[str, Any], me: dict[str, Any], sp: Shoupai, calls: list[str
 
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> tuple[str, list[Any]]:
     """The bot's action for the seat whose ``view`` and ``legal_actions`` these are."""
-    actions = [a for a in legal if a.get("allowed", True)]
-    if not actions:
+    return _choose(view, legal, rng, defence=True)
+
+
+def choose_without_defence(view: dict[str, Any], legal: list[dict[str, Any]],
+                           rng: random.Random) -> tuple[str, list[Any]]:
+    """The house bot that never folds (the beginner level, ``levels.py``): it plays its hand on
+    against any riichi, as a beginner does, but still calls nothing while one is declared."""
+    return _choose(view, legal, rng, defence=False)
+
+
+def obvious_answer(view: dict[str, Any], legal: list[dict[str, Any]]) -> tuple[str, list[Any]] | None:
+    """The answer every level gives without weighing anything, or None: nothing allowed (pass),
+    the game's start (kaiju), a legal win (always taken), showing tenpai at the draw, no hand to
+    look at (pass)."""
+    types = {a["type"] for a in legal if a.get("allowed", True)}
+    if not types:
         return ("pass", [])
-    types = {a["type"] for a in actions}
     if types == {"kaiju"}:
         return ("kaiju", [])
-    if "hule" in types:
-        return ("hule", [])
-    if "daopai" in types:
-        return ("daopai", [])
-    me = view.get("me")
-    if me is None:
+    for kind in ("hule", "daopai"):
+        if kind in types:
+            return (kind, [])
+    if view.get("me") is None:
         return ("pass", [])
+    return None
+
+
+def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, *,
+            defence: bool) -> tuple[str, list[Any]]:
+    answer = obvious_answer(view, legal)
+    if answer is not None:
+        return answer
+    actions = [a for a in legal if a.get("allowed", True)]
+    types = {a["type"] for a in actions}
+    me = view["me"]
     sp = Shoupai.from_string(me["shoupai"])
     if "pingju" in types:
         return ("pingju", [])
@@ -197,7 +199,7 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     discards = [a["params"][0] for a in actions if a["type"] == "dapai" and not a.get("lizhi")]
     riichi = [a["params"][0] for a in actions if a["type"] == "dapai" and a.get("lizhi")]
     if discards or riichi:
-        defend = _threatened(view, me) and xiangting(sp) >= 1
+        defend = defence and _threatened(view, me) and xiangting(sp) >= 1
         kans = [a["params"][0] for a in actions if a["type"] == "gang"]
         if kans and not defend:
             best_now = min(xiangting(sp.clone().dapai(p)) for p in discards or [p[:-1] for p in riichi])

@@ -243,7 +243,7 @@ class MmjSeat:
             return mmj.Play()
         if kind_ == "dapai" and not own:
             return mmj.ClaimOffer()
-        if kind_ == "gang" and not own and _allowed(legal, "hule"):
+        if kind_ == "gang" and not own and allowed_of(legal, "hule"):
             return mmj.ClaimOffer()
         if kind_ in ("hule", "pingju"):
             return mmj.AckRequest()
@@ -253,7 +253,7 @@ class MmjSeat:
     def auto_reply(legal: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The reply of a question the terminal is not asked: pass, or declare tenpai (``daopai``)
         where the rules let a hand hide it at an exhaustive draw (mmj cannot say it)."""
-        return {"type": "daopai"} if _allowed(legal, "daopai") else {"type": ""}
+        return {"type": "daopai"} if allowed_of(legal, "daopai") else {"type": ""}
 
     # -- operations to replies --------------------------------------------------------------------
 
@@ -283,13 +283,13 @@ class MmjSeat:
             p = self._dapai(op.tile, legal, riichi)
             return {"type": "dapai", "data": p}
         if isinstance(op, mmj.Out):
-            if _allowed(legal, "hule"):
+            if allowed_of(legal, "hule"):
                 return {"type": "hule"}
-            raise Refused("out: " + (_reason(legal, "hule") or "your hand is not complete"))
+            raise Refused("out: " + (refusal_of(legal, "hule") or "your hand is not complete"))
         if isinstance(op, mmj.Ckong | mmj.Pkong):
             concealed = isinstance(op, mmj.Ckong)
             face = _face(op.tile, op.KEYWORD)
-            for m in _params(legal, "gang"):
+            for m in params_of(legal, "gang"):
                 read = meld(m)
                 if (read.called is None) == concealed and kind(read.tiles[-1]) == face:
                     return {"type": "gang", "data": m}
@@ -299,7 +299,7 @@ class MmjSeat:
 
     def _dapai(self, tile: mmj.Tile, legal: Sequence[Mapping[str, Any]], riichi: bool) -> str:
         face = _face(tile, "discard")
-        params = set(_params(legal, "dapai"))
+        params = set(params_of(legal, "dapai"))
         star = "*" if riichi else ""
         faces = [face, face[0] + "0"] if face[1] == "5" and face[0] != "z" else [face]
         # A plain five before a red one; the tile just drawn before one from the hand.
@@ -319,9 +319,9 @@ class MmjSeat:
         if isinstance(op, mmj.Pass):
             return self.auto_reply(legal)
         if isinstance(op, mmj.Ron):
-            if _allowed(legal, "hule"):
+            if allowed_of(legal, "hule"):
                 return {"type": "hule"}
-            raise Refused("ron: " + (_reason(legal, "hule") or "that tile does not complete your hand"))
+            raise Refused("ron: " + (refusal_of(legal, "hule") or "that tile does not complete your hand"))
         if isinstance(op, mmj.Claim):
             return {"type": "fulou", "data": self._call(op, legal)}
         raise Refused(f"{op.KEYWORD}: on claim, claim, ron or pass")
@@ -331,7 +331,7 @@ class MmjSeat:
         if len(named) not in (2, 3) or op.tiles[0].hidden or op.tiles[1].hidden:
             raise Refused("claim: two tiles from your hand and ?, or three for a kong")
         fits = []
-        for m in _params(legal, "fulou"):
+        for m in params_of(legal, "fulou"):
             read = meld(m)
             assert read.called is not None
             rest = list(read.tiles)
@@ -344,15 +344,16 @@ class MmjSeat:
         return min(fits)[1]  # plain fives before a red one
 
 
-def _allowed(legal: Iterable[Mapping[str, Any]], type_: str) -> list[Mapping[str, Any]]:
+def allowed_of(legal: Iterable[Mapping[str, Any]], type_: str) -> list[Mapping[str, Any]]:
+    """The legal actions of ``type_`` the seat may take now (the mmj and mjai codecs read them)."""
     return [a for a in legal if a.get("type") == type_ and a.get("allowed", True)]
 
 
-def _params(legal: Iterable[Mapping[str, Any]], type_: str) -> list[str]:
-    return [a["params"][0] for a in _allowed(legal, type_) if a.get("params")]
+def params_of(legal: Iterable[Mapping[str, Any]], type_: str) -> list[str]:
+    return [a["params"][0] for a in allowed_of(legal, type_) if a.get("params")]
 
 
-def _reason(legal: Iterable[Mapping[str, Any]], type_: str) -> str | None:
+def refusal_of(legal: Iterable[Mapping[str, Any]], type_: str) -> str | None:
     refused = [a for a in legal if a.get("type") == type_ and not a.get("allowed", True)]
     return refused[0].get("reason") if refused else None
 

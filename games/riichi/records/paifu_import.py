@@ -209,6 +209,7 @@ def _store(names: list[str], rules: dict[str, Any], played: Played, host: User |
             mode=MODE,
             host=host if host is not None else users[rules.get("host_seat", 0)],
             status=Status.FINISHED,
+            rated=False,  # an imported game is casual: it was not played here (docs/ratings.md)
             seed=0,
             rules=rules,
             seq=len(played.steps),

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Count
 
 from accounts.models import User
+from accounts.tokens import create_token, revoke
 from games.core.errors import Forbidden, GameError, NotFound
 from games.models import Client, Game, Seat, Status
 from games.riichi.records.paifu_io import paifu_for_game
@@ -201,3 +202,30 @@ def link_gone(user: User, game_id: int) -> None:
         return
     with contextlib.suppress(GameError):  # over meanwhile
         door.set_away(game_id, user, True)
+
+
+# -- mjai bots the server runs (games/riichi/transport/mjai_house.py) -------------------------------
+
+
+def mjai_seats() -> list[tuple[int, str]]:
+    """``(game, username)`` of every seat an operator's mjai bot holds in a riichi game in progress."""
+    return list(Seat.objects.filter(game__game_type=GAME_TYPE, game__status=Status.ACTIVE, user__is_bot=True,
+                                    user__username__startswith=door.MJAI_PREFIX)
+                .values_list("game_id", "user__username").order_by("game_id", "position"))
+
+
+def bridge_token(username: str) -> tuple[int, str]:
+    """A new API token of the mjai bot account ``username`` for the bridge the server starts for it:
+    its id (revoked when the bridge is done) and key."""
+    token, key = create_token(User.objects.get(username=username, is_bot=True), "mjai house bot bridge")
+    return token.id, key
+
+
+def mjai_bot_away(game_id: int, username: str) -> bool:
+    """The mjai bot ``username`` has no bridge for its seat at ``game_id`` (it died, or its bot is no
+    longer registered): the seat is away, so the server plays it (``moves._server_played``)."""
+    return door.set_away(game_id, User.objects.get(username=username, is_bot=True), True)
+
+
+def revoke_bridge_token(username: str, token_id: int) -> None:
+    revoke(User.objects.get(username=username), token_id)

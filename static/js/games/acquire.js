@@ -5,7 +5,7 @@
 
 import generic from "./generic.js";
 import { playerTag } from "./acquire/common.js";
-import { renderDecision } from "./acquire/dialogs.js";
+import { WAITING, renderDecision } from "./acquire/dialogs.js";
 import { describeMessage } from "./acquire/log.js";
 import { renderStandings } from "./acquire/standings.js";
 import { renderTable } from "./acquire/table.js";
@@ -92,6 +92,13 @@ export default {
     const dock = table.querySelector(".acq-dock");
     dockActions(dock);
     el.replaceChildren(table);
+  },
+
+  /** What the seat deciding now is to do ("to buy shares"), for the page's "Waiting for …" line. */
+  pendingDecision(ctx) {
+    const pending = ctx.state.view?.pending;
+    if (ctx.state.status !== "active" || !pending || pending.seat === ctx.position) return null;
+    return WAITING[pending.type] || null;
   },
 
   renderActions(el, ctx) {

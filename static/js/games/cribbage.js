@@ -5,7 +5,7 @@
 
 import { h } from "../dom.js";
 import generic from "./generic.js";
-import { renderControls } from "./cribbage/controls.js";
+import { pendingPhrase, renderControls } from "./cribbage/controls.js";
 import { describeMessage } from "./cribbage/log.js";
 import { outcome, renderResult } from "./cribbage/result.js";
 import { renderTable } from "./cribbage/table.js";
@@ -82,6 +82,11 @@ export default {
       clocks: ctx.state.status === "active" ? ctx.state.clocks || null : null,
       clocksAt: ctx.state.clocksAt || Date.now(),
     }));
+  },
+
+  /** What the seats to act are to do ("to lay away to the crib"), for the page's "Waiting for …" line. */
+  pendingDecision(ctx) {
+    return ctx.state.status === "active" ? pendingPhrase(ctx.state.view) : null;
   },
 
   renderActions(el, ctx) {

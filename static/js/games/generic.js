@@ -116,19 +116,28 @@ const generic = {
         h("pre", { class: "mono", dataset: { testid: "game-view" } }, JSON.stringify(view, null, 2))));
   },
 
-  /** Controls for the viewer's legal actions. */
+  /**
+   * What the game waits for the seats in to_act to do, as a phrase ("to buy shares"), or null.
+   * The game page adds it to its one "Waiting for …" line (game.js, panelText); a module that
+   * knows should say it here rather than print a waiting line of its own in the action panel.
+   */
+  pendingDecision() {
+    return null;
+  },
+
+  /**
+   * Controls for the viewer's legal actions. Only the controls: the panel's heading and turn
+   * indicator (game.js) already say whether it is the viewer's turn, whether the game is over and
+   * whether the viewer is watching, so none of that is repeated here.
+   */
   renderActions(el, ctx) {
     const { state } = ctx;
-    if (ctx.position === null || ctx.position === undefined) {
-      el.replaceChildren(h("p", { class: "muted" }, "You are watching this game."));
-      return;
-    }
-    if (state.status !== "active") {
-      el.replaceChildren(h("p", { class: "muted" }, state.status === "setup" ? "The game has not started yet." : "The game is over."));
+    if (ctx.position === null || ctx.position === undefined || state.status !== "active") {
+      el.replaceChildren();
       return;
     }
     if (!state.legal.length) {
-      el.replaceChildren(h("p", { class: "muted" }, "Your options appear here when it is your turn."));
+      el.replaceChildren(h("p", { class: "muted" }, "Your options appear here when the game comes to you."));
       return;
     }
     el.replaceChildren(...state.legal.map((entry, i) => actionCard(entry, ctx, i)));

@@ -153,6 +153,16 @@ export function replayScreen(history, view, who, { deal = false } = {}) {
   return renderHandEnd(hand, { who, rule: view?.rule || {} });
 }
 
+/**
+ * The round the game ended in: {zhuangfeng, jushu, changbang} of the last hand played (the view,
+ * once the game is over, already names the next one), or null without a hand in the history.
+ */
+export function endedRound(history, view) {
+  const hands = handsOf(history || [], view?.qijia);
+  const hand = lastEnded(hands) || hands[hands.length - 1];
+  return hand ? { zhuangfeng: hand.zhuangfeng, jushu: hand.jushu, changbang: hand.qipai.changbang ?? 0 } : null;
+}
+
 /** The rules in force (rules.js), for players and spectators alike; null before the game's view. */
 function rulesNode(ctx) {
   const view = ctx.state.view;
@@ -317,6 +327,7 @@ const renderer = {
       screen: liveScreen(ctx, who),
       clocks: active ? ctx.state.clocks || null : null,
       clocksAt: ctx.state.clocksAt || Date.now(),
+      ended: view.is_over ? endedRound(ctx.state.history, view) : null,
     });
     // For tests and the curious: the v this table answers and the legal action types behind it.
     table.dataset.v = String(ctx.state.v ?? "");
@@ -334,8 +345,9 @@ const renderer = {
     }
     const opts = options(state.legal);
     const note = opts.ownTurn && !opts.calls && !opts.hule && !opts.lizhi.length && !opts.gang.length && !opts.pingju
-      ? "Your turn: click a tile of your hand to discard it."
-      : opts.any ? "Your decision is on the table, just above your hand." : "Nothing for you to decide now.";
+      ? "Click a tile of your hand to discard it."
+      // Whose turn it is, the page's heading and indicator say (game.js panelText), not the note.
+      : opts.any ? "Your decision is on the table, beside your hand." : null;
     el.replaceChildren(...renderPanel({
       toggles: ui.toggles, note, rules,
       onToggle: (key, on) => {
@@ -361,10 +373,11 @@ const renderer = {
       return;
     }
     const jieju = [...state.history].reverse().find((m) => m.type === "jieju") || null;
-    const sig = JSON.stringify([state.result, state.status, ctx.players, Boolean(jieju)]);
+    const sig = JSON.stringify([state.result, state.status, ctx.players, Boolean(jieju), state.history?.length]);
     if (el.dataset.riiSig === sig) return;
     el.dataset.riiSig = sig;
-    const standings = renderStandings(state.result, jieju, { who: whoFor(ctx), position: ctx.position, gameId: ctx.config.game, links: state.status === "finished" });
+    const standings = renderStandings(state.result, jieju, { who: whoFor(ctx), position: ctx.position, gameId: ctx.config.game, links: state.status === "finished",
+      ended: endedRound(state.history, state.view) });
     if (standings) el.replaceChildren(standings);
     else generic.renderResult(el, ctx);
   },

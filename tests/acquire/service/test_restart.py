@@ -34,6 +34,7 @@ from typing import Any
 import pytest
 import websockets
 
+from deploy.cluster import free_port
 from tests.acquire.service.test_ws_game import Player, drive, settle
 from tests.conftest import unbatch
 
@@ -67,12 +68,6 @@ class Account:
     token: str
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
     """Daphne child processes on one file SQLite database, started and killed by the test."""
 
@@ -95,7 +90,7 @@ class Server:
         return done.stdout
 
     def start(self) -> int:
-        self.port = _free_port()
+        self.port = free_port()
         log = open(self.workdir / f"daphne-{len(self.processes)}.log", "w")
         self.logs.append(log)
         process = subprocess.Popen(

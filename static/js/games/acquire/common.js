@@ -186,3 +186,8 @@ export const STATUS_SHORT = {
   unplayable: "Not now",
   dead: "Dead",
 };
+
+/** A touch screen (no hover, a finger): its prompts say "tap", not "click". */
+export function touchScreen() {
+  return typeof matchMedia === "function" && matchMedia("(hover: none), (pointer: coarse)").matches;
+}

@@ -6,7 +6,7 @@
 // toAct, busy, v, act(type, params), who(position)}.
 
 import { h } from "../../dom.js";
-import { chainChip, chainName, describeStatus, money, neighbours, sharePrice, tileName } from "./common.js";
+import { chainChip, chainName, describeStatus, money, neighbours, sharePrice, tileName, touchScreen } from "./common.js";
 
 function dialog(type, v, title, ...body) {
   const id = `acq-dialog-${type}`;
@@ -52,7 +52,7 @@ function playTile(entry, o) {
   const rack = (o.view.rack || []).filter((r) => entry.tiles.includes(r.tile));
   const tiles = rack.length ? rack.map((r) => r.tile) : entry.tiles;
   return dialog("PlayTile", o.v, "Play a tile",
-    h("p", { class: "acq-dialog__lead" }, "Click a highlighted tile in your rack or on the board, or one of these:"),
+    h("p", { class: "acq-dialog__lead" }, `${touchScreen() ? "Tap" : "Click"} a highlighted tile in your rack or on the board, or one of these:`),
     h("div", { class: "acq-dialog__buttons" }, tiles.map((tile) => {
       const status = statuses[tile] || statuses[String(tile)] || "";
       return h("button", { type: "button", class: ["btn", "btn--brass", "acq-play", `acq-play--${status}`], disabled: o.busy,
@@ -221,7 +221,9 @@ function purchase(entry, o) {
   return dialog("PurchaseShares", o.v, "Buy shares", form);
 }
 
-const WAITING = {
+/** What the game waits for a seat to do, by the pending decision: the game page's turn indicator
+ * reads "Waiting for bob to buy shares" (acquire.js, pendingDecision). */
+export const WAITING = {
   StartGame: "to start the game",
   PlayTile: "to play a tile",
   SelectNewChain: "to choose a new chain",
@@ -234,12 +236,9 @@ const WAITING = {
 export function renderDecision(o) {
   const entry = o.legal[0];
   if (!entry) {
-    const pending = o.view?.pending;
-    if (pending && o.toAct.length && !o.toAct.includes(o.position)) {
-      return [h("p", { class: "acq-waiting", dataset: { testid: "acquire-waiting" } }, "Waiting for ", o.who(pending.seat), " ",
-        WAITING[pending.type] || "", "…")];
-    }
-    return [h("p", { class: "muted" }, o.busy ? "Sending…" : "Your options appear here when it is your turn.")];
+    // Whose turn it is and what they are deciding is the turn indicator's to say (game.js,
+    // panelText, with pendingDecision): here only what the panel alone knows.
+    return o.busy ? [h("p", { class: "muted" }, "Sending…")] : [];
   }
   switch (entry.type) {
     case "StartGame":

@@ -19,7 +19,7 @@
 import { h } from "../../dom.js";
 import {
   COLUMNS, END_SIZE, NUM_TILES, ROWS, ROW_LETTERS, SAFE_SIZE, STATUS_SHORT,
-  chainChip, chainName, clockText, describeStatus, money, teamName, tileColumn, tileName, tileRow, worthAtPrice,
+  chainChip, chainName, clockText, describeStatus, money, teamName, tileColumn, tileName, tileRow, touchScreen, worthAtPrice,
 } from "./common.js";
 
 // ------------------------------------------------------------------ board
@@ -166,7 +166,7 @@ function renderRack(view, opts, root) {
   const mine = opts.legalTiles.size > 0 && !opts.busy;
   return h("section", { class: ["acq-rack", mine && "acq-rack--turn"], dataset: { testid: "rack" }, "aria-labelledby": "acq-rack-title" },
     h("h3", { id: "acq-rack-title", class: "acq-rack__title" }, "Your tiles",
-      h("span", { class: "acq-rack__hint" }, mine ? "Click a highlighted tile (or its cell) to play it" : "")),
+      h("span", { class: "acq-rack__hint" }, mine ? `${touchScreen() ? "Tap" : "Click"} a highlighted tile (or its cell) to play it` : "")),
     view.rack.length
       ? h("div", { class: "acq-rack__tiles" }, view.rack.map((entry) => rackTile(entry, view, opts, root)))
       : h("p", { class: "acq-rack__empty" }, "No tiles"));

@@ -93,13 +93,30 @@ const PIPS = {
   10: [...ROWS4.flatMap((y) => [[L, y], [R, y]]), [M, 43.3], [M, 96.7]],
 };
 
-function face(card) {
+// The corner index (rank over suit) for each drawn size, in the card's 100 x 140 units: the
+// smaller the card, the larger the index, so the rank is never drawn under 12 px (11 px on a
+// phone, where medium cards shrink to 52 px): 23 units of a 52 px card are 12 px.
+const INDEX = {
+  large: { x: 11, y: 22, font: 19, pip: 12 },
+  medium: { x: 13, y: 24, font: 23, pip: 13 },
+};
+
+function face(card, size) {
   const suit = card[1];
   const rank = card[0];
   const parts = [s("rect", { class: "crib-svg__paper", x: 1, y: 1, width: 98, height: 138, rx: 8 })];
+  if (size === "small" || size === "tiny") {
+    // A small card (a played card, the crib, the show, the picked slots) is mostly read from a
+    // distance or half covered: one big rank and one big suit, no pips. 42 units of a 30 px
+    // card are 12.6 px.
+    parts.push(s("text", { class: "crib-svg__rank crib-svg__rank--big", x: 8, y: 44 }, rankText(card)),
+      pip(suit, 62, 100, 54));
+    return parts;
+  }
+  const at = INDEX[size] || INDEX.large;
   const corner = (flip) => s("g", { transform: flip ? "rotate(180 50 70)" : null },
-    s("text", { class: "crib-svg__rank", x: 11, y: 22, "text-anchor": "middle" }, rankText(card)),
-    pip(suit, 11, 33, 12));
+    s("text", { class: "crib-svg__rank", x: at.x, y: at.y, "text-anchor": "middle", style: { fontSize: `${at.font}px` } }, rankText(card)),
+    pip(suit, at.x, at.y + 11, at.pip));
   parts.push(corner(false), corner(true));
   if (rank === "A") {
     parts.push(pip(suit, 50, 70, suit === "S" ? 46 : 36));
@@ -116,13 +133,13 @@ function face(card) {
 
 /**
  * A card as a node. ``card`` null or not a card code draws its back.
- * opts: {size: "small"|"medium"|"large", onclick, selected, legal, disabled, testid, key, label, dim, title}
+ * opts: {size: "tiny"|"small"|"medium"|"large", onclick, selected, legal, disabled, testid, key, label, dim, title}
  * Clickable cards are <button>s, so they work from the keyboard.
  */
 export function cardEl(card, opts = {}) {
   const known = isCard(card);
   const svg = s("svg", { class: "crib-svg", viewBox: "0 0 100 140", "aria-hidden": "true", focusable: "false" },
-    known ? face(card) : [
+    known ? face(card, opts.size || "medium") : [
       s("rect", { class: "crib-svg__back", x: 1, y: 1, width: 98, height: 138, rx: 8 }),
       s("rect", { class: "crib-svg__back-inner", x: 9, y: 9, width: 82, height: 122, rx: 5 }),
     ]);

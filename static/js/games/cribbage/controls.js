@@ -49,6 +49,24 @@ export function pointsStepper({ testid, label, initial = 0, max = MAX_CLAIM, bus
   return el;
 }
 
+/**
+ * "bob’s" from a player's name tag (text, or the tag with a bot marker after the name): the "’s"
+ * joins the name's own text, so a line can never break between the name and its possessive, nor
+ * leave it stranded after the bot marker ("house-bot-1 [bot] ’s").
+ */
+export function possessive(who) {
+  if (typeof who === "string") return `${who}’s`;
+  const name = who && who.firstChild;
+  if (name && name.nodeType === Node.TEXT_NODE) name.textContent = `${name.textContent}’s`;
+  else if (who) who.append("’s");
+  return who;
+}
+
+/** A touch screen (no hover, a finger): its prompts say "tap", not "click". */
+export function touchScreen() {
+  return typeof matchMedia === "function" && matchMedia("(hover: none), (pointer: coarse)").matches;
+}
+
 // ------------------------------------------------------------------ the decisions
 
 // Laying away and playing are done in the hand on the table (table.js); the panel says so.
@@ -58,14 +76,14 @@ function handDecision(type, entry, o) {
     const n = entry.count ?? 1;
     const mine = o.view.dealer === o.position;
     return dialog("discard", o.v, n === 1 ? "Lay one card away to the crib" : `Lay ${n} cards away to the crib`,
-      h("p", { class: "crib-dialog__lead" }, mine ? "The crib is yours this hand. " : ["The crib is ", o.who(o.view.dealer), "’s this hand. "],
-        "Pick the cards in your hand, then press “Lay away”."));
+      h("p", { class: "crib-dialog__lead" }, mine ? "The crib is yours this hand. " : ["The crib is ", possessive(o.who(o.view.dealer)), " this hand. "],
+        "Pick the cards in your hand, then choose “Lay away”."));
   }
   const manual = entry.claim === true || o.view.rules?.counting === "manual";
   return dialog("play", o.v, `Your play — the count is ${count}`,
     h("p", { class: "crib-dialog__lead" }, manual
-      ? "Pick a card in your hand, set the points it pegs (go and last card are added for you) and press “Play”."
-      : "Click a highlighted card in your hand to play it."));
+      ? "Pick a card in your hand, set the points it pegs (go and last card are added for you) and choose “Play”."
+      : `${touchScreen() ? "Tap" : "Click"} a highlighted card in your hand to play it.`));
 }
 
 function countDialog(entry, o) {
@@ -132,12 +150,15 @@ const PHASE_WAIT = {
   show: "to count",
 };
 
-function waiting(o) {
-  const others = o.toAct.filter((seat) => seat !== o.position);
-  if (!others.length) return h("p", { class: "muted crib-waiting", dataset: { testid: "cribbage-waiting" } }, "Waiting for the table…");
-  const what = o.view.muggins ? "to vote on the muggins" : o.view.claim && o.view.claim.awaiting && o.view.claim.awaiting.length ? "to agree with the count" : PHASE_WAIT[o.view.phase] || "";
-  return h("p", { class: "crib-waiting", dataset: { testid: "cribbage-waiting" } }, "Waiting for ",
-    others.map((seat, i) => [i ? (i === others.length - 1 ? " and " : ", ") : null, o.who(seat)]), what ? ` ${what}` : "", "…");
+/**
+ * What the seats to act are to do ("to vote on the muggins"), for the game page's one
+ * "Waiting for …" line (cribbage.js, pendingDecision), or null.
+ */
+export function pendingPhrase(view) {
+  if (!view || typeof view !== "object") return null;
+  if (view.muggins) return "to vote on the muggins";
+  if (view.claim && Array.isArray(view.claim.awaiting) && view.claim.awaiting.length) return "to agree with the count";
+  return PHASE_WAIT[view.phase] || null;
 }
 
 /** The nodes for the action panel. */
@@ -155,7 +176,8 @@ export function renderControls(o) {
     nodes.push(dialog("deal", o.v, "Deal the first hand",
       h("div", { class: "crib-dialog__row" }, actionButton("deal", "Deal", () => o.act("deal", []), { busy: o.busy, extra: { key: "deal" } }))));
   }
-  if (!nodes.length && !has("unpause")) nodes.push(waiting(o));
+  // Nothing to decide: whom the table waits for, and for what, is the turn indicator's line
+  // (game.js, panelText, with pendingDecision), so the panel says nothing of it.
   const pause = has("pause");
   const unpause = has("unpause");
   if (unpause) {

@@ -17,7 +17,7 @@
 
 import { h, replaceChildrenKeepingFocus } from "../../dom.js";
 import { cardEl, isCard, longName, miniCards, shortName, sortCards } from "./cards.js";
-import { pointsStepper } from "./controls.js";
+import { pointsStepper, possessive, touchScreen } from "./controls.js";
 import { itemName, sayItems } from "./log.js";
 import { renderPegBoard } from "./pegboard.js";
 import { clear, listen, picked, toggle } from "./selection.js";
@@ -117,7 +117,7 @@ function showHand(show, opts) {
   else if (show.state === "claimed") badge = h("span", { class: "crib-show__pending" }, `claims ${claimed}`);
   else badge = h("span", { class: "crib-show__pending" }, "counting…");
   return h("article", { class: ["crib-show__hand", crib && "crib-show__hand--crib"], dataset: { testid: "show-hand", seat: show.seat, kind: show.what } },
-    h("h4", { class: "crib-show__title" }, h("span", {}, opts.who(show.seat), crib ? "’s crib" : "’s hand"), badge),
+    h("h4", { class: "crib-show__title" }, h("span", {}, possessive(opts.who(show.seat)), crib ? " crib" : " hand"), badge),
     h("div", { class: "crib-show__cards" }, cards.map((c) => cardEl(c, { size: "small" })),
       isCard(show.starter) ? h("span", { class: "crib-show__plus", "aria-hidden": "true" }, "+") : null,
       isCard(show.starter) ? cardEl(show.starter, { size: "small", extraClass: "crib-card--starter", title: "The starter" }) : null),
@@ -249,7 +249,14 @@ function cribPile(view, opts) {
       known ? sortCards(known).map((c) => cardEl(c, { size: "small" }))
         : count ? Array.from({ length: count }, (_, i) => cardEl(null, { size: "small", extraClass: `crib-card--stack crib-card--stack${i}` }))
           : h("span", { class: "crib-crib__empty" }, "empty")),
-    h("span", { class: "crib-label" }, typeof view.dealer === "number" ? [opts.who(view.dealer), "’s crib"] : "The crib"));
+    cribLabel(view, opts));
+}
+
+/** Whose crib: "Your crib" for the viewer (short enough for a phone's narrow column), else the name's. */
+function cribLabel(view, opts) {
+  if (typeof view.dealer !== "number") return h("span", { class: "crib-label" }, "The crib");
+  if (view.dealer === opts.position) return h("span", { class: "crib-label" }, "Your crib");
+  return h("span", { class: "crib-label crib-label--owner" }, possessive(opts.who(view.dealer)), " crib");
 }
 
 function playArea(view, opts) {
@@ -267,26 +274,34 @@ function playArea(view, opts) {
     note = h("span", { class: "crib-play__note" }, opts.who(lastPlay.player), " says go");
   }
   const inPlay = ["play", "pegging"].includes(view.phase) || play.length > 0;
+  const pile = playPile(view, play, inPlay, opts);
   return h("div", { class: ["crib-play", inPlay && "crib-play--live"], dataset: { testid: "play-area" } },
     h("div", { class: "crib-count", dataset: { testid: "count", count }, title: "The running count" },
       h("span", { class: "crib-count__label" }, "Count"),
       h("strong", { class: "crib-count__value" }, String(count)),
       h("span", { class: "crib-count__max" }, "of 31")),
-    h("div", { class: "crib-play__pile" },
-      play.length
-        ? play.map((e, i) => h("div", { class: ["crib-play__card", `crib-lane--c${typeof e.seat === "number" ? sideOf(view, e.seat) : 0}`],
-          style: { zIndex: i + 1 }, dataset: { testid: "play-card", seat: e.seat ?? "" } },
-        cardEl(e.card, { size: "medium" }),
-        typeof e.seat === "number" ? h("span", { class: "crib-play__who" }, opts.who(e.seat)) : null))
-        : h("p", { class: "crib-play__empty" }, inPlay ? "No cards in this count yet" : phaseNote(view))),
+    pile,
     note);
+}
+
+function playPile(view, play, inPlay, opts) {
+  const pile = h("div", { class: "crib-play__pile" },
+    play.length
+      ? play.map((e, i) => h("div", { class: ["crib-play__card", `crib-lane--c${typeof e.seat === "number" ? sideOf(view, e.seat) : 0}`],
+        style: { zIndex: i + 1 }, dataset: { testid: "play-card", seat: e.seat ?? "" } },
+      cardEl(e.card, { size: "medium" }),
+      typeof e.seat === "number" ? h("span", { class: "crib-play__who" }, opts.who(e.seat)) : null))
+      : h("p", { class: "crib-play__empty" }, inPlay ? "No cards in this count yet" : phaseNote(view)));
+  // The cards in the count, for their overlap on a narrow table (cribbage.css).
+  pile.style.setProperty("--n", String(Math.max(play.length, 1)));
+  return pile;
 }
 
 function phaseNote(view) {
   switch (view.phase) {
     case "discard": return "Each player lays cards away to the crib";
     case "show": return "The show: hands are counted";
-    case "over": return "The game is over";
+    case "over": return "Final";
     default: return "";
   }
 }
@@ -312,7 +327,7 @@ function myHand(view, opts, root) {
     const max = cfg.mode === "discard" ? cfg.count : 1;
     let hint = "";
     if (cfg.mode === "discard") hint = `Pick ${max} ${max === 1 ? "card" : "cards"} to lay away to ${view.dealer === opts.position ? "your" : "the dealer’s"} crib`;
-    else if (cfg.mode === "play") hint = `Click a highlighted card to play it (count ${view.count ?? 0})`;
+    else if (cfg.mode === "play") hint = `${touchScreen() ? "Tap" : "Click"} a highlighted card to play it (count ${view.count ?? 0})`;
     else if (cfg.mode === "manual") hint = `Pick a card, say what it pegs, and play it (count ${view.count ?? 0})`;
     const handCards = cards.map((card) => {
       const legal = cfg.mode === "discard" || (cfg.legal ? cfg.legal.has(card) : false);
@@ -348,6 +363,10 @@ function myHand(view, opts, root) {
             if (card) cfg.onManualPlay(card, stepper.value());
           } }, chosen[0] ? `Play ${shortName(chosen[0])}` : "Pick a card"));
     }
+    const handEl = h("div", { class: ["crib-hand", cfg.mode && !cfg.busy && "crib-hand--live"], dataset: { testid: "hand" } },
+      handCards.length ? handCards : h("p", { class: "crib-hand__empty" }, played.length ? "All your cards are played" : "No cards in hand"));
+    // The cards in hand, for the overlap that fits them all on a narrow screen (cribbage.css).
+    handEl.style.setProperty("--n", String(Math.max(handCards.length, 1)));
     replaceChildrenKeepingFocus(wrap, [
       h("header", { class: "crib-seat__head crib-me__head" },
         h("span", { class: "crib-seat__peg", "aria-hidden": "true" }),
@@ -357,8 +376,7 @@ function myHand(view, opts, root) {
         h("span", { class: "crib-seat__score", title: "Score", dataset: { testid: "seat-score" } }, String(sideScore(view, opts.position))),
         hint ? h("span", { class: "crib-me__hint", dataset: { testid: "hand-hint" } }, hint) : null),
       h("div", { class: "crib-me__row" },
-        h("div", { class: ["crib-hand", cfg.mode && !cfg.busy && "crib-hand--live"], dataset: { testid: "hand" } },
-          handCards.length ? handCards : h("p", { class: "crib-hand__empty" }, played.length ? "All your cards are played" : "No cards in hand")),
+        handEl,
         bar,
         played.length ? h("div", { class: "crib-me__played" }, h("span", { class: "crib-label" }, "Played"), playedRow(played)) : null),
     ]);

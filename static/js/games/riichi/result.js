@@ -38,8 +38,30 @@ function changes(hand, who) {
     h("caption", { class: "visually-hidden" }, "Score changes"),
     h("tbody", {}, rows.map((r) => h("tr", { class: [r.change > 0 && "rii-changes--up", r.change < 0 && "rii-changes--down"], dataset: { testid: "score-change", seat: r.seat, change: r.change } },
       h("th", { scope: "row" }, h("span", { class: "rii-changes__wind", title: `${WIND_NAMES[r.l]} (${WIND_KANJI[r.l]})` }, WIND_NAMES[r.l][0]), " ", who(r.seat)),
-      h("td", { class: "num rii-changes__delta" }, r.change ? signed(r.change) : "—"),
+      h("td", { class: "num rii-changes__delta" }, r.change ? signed(r.change) : "±0"),
       h("td", { class: "num" }, points(r.after))))));
+}
+
+/**
+ * What a winner received, itemised: the hand's points, the honba and the riichi sticks on the table
+ * ("3,900 points + 300 honba + 1,000 riichi sticks = +5,200"). The honba and the sticks go to the
+ * first winner only (a double ron's second gets the hand alone), so they are read off the
+ * settlement itself: whatever the winner got beyond the hand's points, the honba first.
+ */
+function received(data, winner, first, hand) {
+  const l = data.l;
+  const got = Number(data.fenpei?.[l]);
+  const base = Number(data.defen) || 0;
+  if (!Number.isFinite(got)) return null;
+  const extra = first ? Math.max(0, got - base) : 0;
+  const honba = Math.min(extra, 300 * (hand.qipai.changbang || 0));
+  const sticks = extra - honba;
+  const parts = [`${points(base)} points`];
+  if (honba) parts.push(`${points(honba)} honba (${hand.qipai.changbang} × 300)`);
+  if (sticks) parts.push(`${points(sticks)} riichi ${sticks === 1000 ? "stick" : `sticks (${sticks / 1000})`}`);
+  return h("p", { class: "rii-win__received", dataset: { testid: "win-received", seat: winner, received: got } },
+    h("span", { class: "rii-screen__label" }, "Received"), " ",
+    parts.length > 1 ? `${parts.join(" + ")} = ${signed(got)}` : signed(got));
 }
 
 function winSection(message, hand, opts) {
@@ -64,7 +86,8 @@ function winSection(message, hand, opts) {
     h("p", { class: "rii-win__total", dataset: { testid: "win-total", defen: data.defen } },
       data.damanguan ? null : h("span", { class: "rii-win__fu" }, `${data.fu} fu · ${data.fanshu} han`),
       limit ? h("span", { class: "rii-limit", dataset: { testid: "limit" } }, jaEn(limit)) : null,
-      h("strong", { class: "rii-win__points" }, `${points(data.defen)} points`)));
+      h("strong", { class: "rii-win__points" }, `${points(data.defen)} points`)),
+    received(data, winner, hand.ends.find((m) => m.type === "hule") === message, hand));
 }
 
 function drawSection(message, hand, opts) {
@@ -93,19 +116,31 @@ export function renderHandEnd(hand, opts) {
     : null;
   return h("div", { class: ["rii-screen", win ? "rii-screen--win" : "rii-screen--draw"], role: "dialog", "aria-label": win ? "Hand won" : "Hand drawn",
     dataset: { testid: win ? "win-screen" : "draw-screen", hand: hand.start } },
-  h("div", { class: "rii-screen__card" },
+  h("div", { class: "rii-screen__card", dataset: { testid: "screen-card" } },
     h("header", { class: "rii-screen__head" },
-      h("span", { class: "rii-screen__round" }, h("span", { lang: "ja" }, ja), ` ${en}`, hand.qipai.changbang ? ` · ${hand.qipai.changbang} honba` : ""),
+      h("span", { class: "rii-screen__round" }, h("span", { lang: "ja" }, ja), ` ${en}`,
+        ` · ${hand.qipai.changbang || 0} honba · ${sticksOnTable(hand)} riichi ${sticksOnTable(hand) === 1 ? "stick" : "sticks"}`),
       close),
-    hand.ends.map((m) => (m.type === "hule" ? winSection(m, hand, opts) : drawSection(m, hand, opts))),
-    changes(hand, opts.who)));
+    // Two columns where the felt is wide (the hand and its yaku, then the money), so the whole
+    // result is read without scrolling; one on a phone.
+    h("div", { class: "rii-screen__body" },
+      h("div", { class: "rii-screen__main" }, hand.ends.map((m) => (m.type === "hule" ? winSection(m, hand, opts) : drawSection(m, hand, opts)))),
+      h("div", { class: "rii-screen__side" },
+        h("span", { class: "rii-screen__label" }, "Scores"),
+        changes(hand, opts.who)))));
+}
+
+/** Riichi sticks on the table when the hand ended: those left from before and those put down in it. */
+function sticksOnTable(hand) {
+  return (hand.qipai.lizhibang || 0) + hand.deposits.reduce((a, b) => a + b, 0);
 }
 
 const ordinal = (n) => `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
 
 /**
  * The final standings from the game's result ({players: [{seat, score, rank, point}]}) or the
- * jieju message. opts: {who(seat), position, gameId, links}.
+ * jieju message. opts: {who(seat), position, gameId, links, ended: the last hand's {zhuangfeng, jushu,
+ * changbang} (riichi.js endedRound) or null}.
  */
 export function renderStandings(result, jieju, opts) {
   let rows = Array.isArray(result?.players) ? result.players.map((p) => ({ ...p })) : null;
@@ -117,8 +152,12 @@ export function renderStandings(result, jieju, opts) {
   rows.sort((a, b) => (a.rank ?? 9) - (b.rank ?? 9));
   const winner = rows[0];
   const iWon = typeof opts.position === "number" && winner.seat === opts.position;
+  const [ja, en] = opts.ended ? roundName(opts.ended.zhuangfeng, opts.ended.jushu) : [null, null];
   return h("div", { class: "rii-final", dataset: { testid: "final-standings" } },
     h("h2", { class: "rii-final__title" }, iWon ? "You won!" : [opts.who(winner.seat), " wins"]),
+    opts.ended ? h("p", { class: "rii-final__ended", dataset: { testid: "ended-round", round: en } },
+      "The game ended in ", h("strong", {}, en), " ", h("span", { lang: "ja" }, ja),
+      `, ${opts.ended.changbang} honba.`) : null,
     h("table", { class: "rii-final__table" },
       h("caption", { class: "visually-hidden" }, "Final standings"),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"),

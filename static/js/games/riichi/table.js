@@ -17,16 +17,41 @@
 //                    onTile(param)}
 //   help             the learner's help under the hand (a Node) or null
 //   bar              the decision bar (a Node) laid over the bottom right of the table, or null
-//   screen           the hand-end screen (a Node) laid over the table above the hand, or null
+//   screen           the hand-end screen (a Node) laid over the whole table, hand included, or null
 //   clocks, clocksAt the seats' clocks ([{position, remaining_ms, running, ...}] or null) and when they came
+//   ended            after the game: {zhuangfeng, jushu, changbang} of the last hand played, which the
+//                    middle shows (the view has moved on to a next round nobody plays), or null
 
 import { h } from "../../dom.js";
 import { roundName } from "./names.js";
-import { WIND_KANJI, WIND_NAMES, isTile, meldEl, parseDiscard, parseHand, tileEl, tileName } from "./tiles.js";
-import { points } from "./log.js";
+import { WIND_KANJI, WIND_NAMES, doraOf, isTile, meldEl, parseDiscard, parseHand, tileEl, tileName } from "./tiles.js";
+import { points, signed } from "./log.js";
 
 const SIDES = ["bottom", "right", "top", "left"];
 const DORA_SLOTS = 5;
+
+// Scores as differences from the bottom seat's (as Mahjong Soul offers by a tap on the middle):
+// the player's choice, kept for every table.
+const DIFF_KEY = "riichi-score-diff";
+function scoreDiff() {
+  try {
+    return localStorage.getItem(DIFF_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+/** Flips the choice for this table at once (both texts are drawn; CSS shows one) and remembers it. */
+function toggleScoreDiff(event) {
+  const root = event.currentTarget.closest(".rii");
+  const on = !root.classList.contains("rii--diff");
+  root.classList.toggle("rii--diff", on);
+  for (const b of root.querySelectorAll('[data-testid="score-mode"]')) b.setAttribute("aria-pressed", String(on));
+  try {
+    localStorage.setItem(DIFF_KEY, on ? "1" : "0");
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+}
 
 // ------------------------------------------------------------------ clocks
 
@@ -102,7 +127,9 @@ function river(seat, { last }) {
       title: `${tileName(d.code)}${d.lizhi ? " (riichi)" : ""}${d.tsumogiri ? " (tsumogiri)" : ""}${d.called ? " (called)" : ""}`,
       dataset: { tsumogiri: d.tsumogiri ? "true" : null, lizhi: d.lizhi ? "true" : null, called: d.called || null },
     }));
-    if (row.length === 6) {
+    // Rows of six, and the third row takes the rest (as at Tenhou): a long hand's river grows
+    // sideways, past the middle's corner, instead of into the hand across the table.
+    if (row.length === 6 && rows.length < 2) {
       rows.push(row);
       row = [];
     }
@@ -119,7 +146,8 @@ function edgeHand(seat) {
   return h("div", { class: "rii-edge", dataset: { testid: shown ? "hand-revealed" : "hand-backs", count: hand.tiles.length + (hand.drawn ? 1 : 0) } },
     h("span", { class: "rii-edge__tiles" }, hand.tiles.map((t) => tileEl(t, { size: "edge" }))),
     hand.drawn ? h("span", { class: "rii-edge__drawn" }, tileEl(hand.drawn, { size: "edge" })) : null,
-    h("span", { class: "rii-melds" }, hand.melds.map((m) => meldEl(m, { size: "edge" }))));
+    // Melds larger than the backs: what others called is worth reading from across the table.
+    h("span", { class: "rii-melds" }, hand.melds.map((m) => meldEl(m, { size: "edge-meld" }))));
 }
 
 /** One seat's quarter of the square, drawn as if it sat at the bottom and turned into place. */
@@ -130,40 +158,61 @@ function side(seat, rel, opts) {
     rel === 0 ? null : edgeHand(seat));
 }
 
-function seatLabel(seat, rel, view, opts) {
+function seatLabel(seat, rel, view, opts, base) {
   const dealer = seat.menfeng === 0;
   const turn = view.turn === seat.seat && !view.is_over;
   return h("div", { class: ["rii-wind", `rii-wind--${SIDES[rel]}`, dealer && "rii-wind--dealer", turn && "rii-wind--turn"],
     dataset: { testid: "seat-wind", seat: seat.seat } },
   h("span", { class: "rii-wind__en", title: `${WIND_NAMES[seat.menfeng]} (${WIND_KANJI[seat.menfeng]})` }, WIND_NAMES[seat.menfeng][0]),
-  h("span", { class: "rii-wind__score", dataset: { testid: "seat-score" } }, points(seat.defen)),
+  h("span", { class: "rii-wind__score rii-wind__score--abs", dataset: { testid: "seat-score" } }, points(seat.defen)),
+  h("span", { class: "rii-wind__score rii-wind__score--rel", dataset: { testid: "seat-score-diff" } },
+    rel === 0 ? points(seat.defen) : signed(seat.defen - base)),
   seat.lizhi ? h("span", { class: "rii-wind__lizhi", title: "Riichi" }, "R") : null,
   h("span", { class: "visually-hidden" }, `: ${WIND_NAMES[seat.menfeng]} wind${dealer ? " (dealer)" : ""}, ${textOf(opts.who(seat.seat))}`));
 }
 
-/** The middle: the round, honba and sticks, the dora indicators, tiles left, and every wind. */
-function centre(view, seats, rel, opts) {
-  const [ja, en] = roundName(view.zhuangfeng, view.jushu);
+/** The dead wall's indicators (face down until turned) and, beside them, the dora each points at. */
+function doraBox(view) {
   const baopai = view.baopai || [];
   const dora = [];
   for (let i = 0; i < Math.max(DORA_SLOTS, baopai.length); i += 1) {
     dora.push(i < baopai.length ? tileEl(baopai[i], { size: "dora", testid: "dora-indicator" }) : tileEl("_", { size: "dora", testid: "dead-wall" }));
   }
-  return h("div", { class: "rii-centre", dataset: { testid: "centre" } },
-    seats.map((seat) => seatLabel(seat, rel(seat), view, opts)),
+  const named = baopai.filter(isTile).map((t) => tileName(doraOf(t)));
+  return h("div", { class: "rii-dora", title: "Dora indicators: the dora is the next tile after each", dataset: { testid: "dora" } },
+    h("span", { class: "rii-dora__tiles" }, dora),
+    h("span", { class: "rii-dora__names", dataset: { testid: "dora-names" } },
+      h("span", { class: "rii-dora__label" }, "Dora"), " ", named.join(", ") || "–"));
+}
+
+/** The middle: the round, honba and sticks, tiles left, and every wind with its score. */
+function centre(view, seats, rel, opts, bottom) {
+  // After the game the view has moved on to a round nobody plays: the last one played is shown.
+  const round = view.is_over && opts.ended ? opts.ended : view;
+  const [ja, en] = roundName(round.zhuangfeng, round.jushu);
+  const diff = scoreDiff();
+  return h("div", { class: "rii-centre", dataset: { testid: "centre" }, onclick: toggleScoreDiff,
+    title: "Click: scores as they are, or as differences from yours" },
+    seats.map((seat) => seatLabel(seat, rel(seat), view, opts, bottom.defen)),
     h("div", { class: "rii-centre__info" },
-      h("div", { class: "rii-round", dataset: { testid: "round" } },
+      h("div", { class: "rii-round", dataset: { testid: "round", zhuangfeng: round.zhuangfeng, jushu: round.jushu } },
         h("span", { class: "rii-round__ja", lang: "ja" }, ja), " ", h("span", { class: "rii-round__en" }, en)),
       h("div", { class: "rii-counters" },
-        h("span", { class: "rii-counter", title: "Honba (repeat counters): +300 points per win", dataset: { testid: "honba", count: view.changbang } },
-          h("span", { class: "rii-counter__icon rii-counter__icon--honba", "aria-hidden": "true" }), `×${view.changbang || 0}`,
+        h("span", { class: "rii-counter", title: "Honba (repeat counters): +300 points per win", dataset: { testid: "honba", count: round.changbang } },
+          h("span", { class: "rii-counter__icon rii-counter__icon--honba", "aria-hidden": "true" }), `×${round.changbang || 0}`,
           h("span", { class: "visually-hidden" }, " honba")),
         h("span", { class: "rii-counter", title: "Riichi sticks on the table (1,000 points each)", dataset: { testid: "riichi-sticks", count: view.lizhibang } },
           h("span", { class: "rii-counter__icon rii-counter__icon--lizhi", "aria-hidden": "true" }), `×${view.lizhibang || 0}`,
           h("span", { class: "visually-hidden" }, " riichi sticks"))),
       h("div", { class: "rii-left", title: "Tiles left in the wall", dataset: { testid: "tiles-left", count: view.paishu ?? "" } },
         h("span", { class: "rii-left__n" }, String(view.paishu ?? "–")), " left"),
-      h("div", { class: "rii-dora", title: "Dora indicators: the dora is the next tile after each", dataset: { testid: "dora" } }, dora)));
+      // A real button for the keyboard and screen readers; a click anywhere on the middle does the same.
+      h("button", { type: "button", class: "rii-score-mode", "aria-pressed": String(diff), dataset: { testid: "score-mode" },
+        title: "Scores as differences from yours", "aria-label": "Show scores as differences from yours",
+        onclick: (event) => {
+          event.stopPropagation(); // the middle's own click would flip it back
+          toggleScoreDiff(event);
+        } }, "±")));
 }
 
 function plaque(seat, rel, opts) {
@@ -223,10 +272,10 @@ function textOf(node) {
 
 export function renderTable(view, opts) {
   const o = { who: (seat) => `seat ${seat + 1}`, bottom: null, mine: false, toAct: [], hand: null, help: null, bar: null, screen: null,
-    clocks: null, clocksAt: Date.now(), ...opts };
+    clocks: null, clocksAt: Date.now(), ended: null, ...opts };
   if (o.clocks) startClockTicker();
   const seats = Array.isArray(view.seats) ? view.seats : [];
-  const root = h("div", { class: ["rii", view.is_over && "rii--over"], dataset: { testid: "riichi-table", status: view.status || "" } });
+  const root = h("div", { class: ["rii", view.is_over && "rii--over", scoreDiff() && "rii--diff"], dataset: { testid: "riichi-table", status: view.status || "" } });
   if (!seats.length) {
     root.append(h("div", { class: "rii-pond rii-pond--empty" }, h("p", { class: "board__note" }, "The tiles are about to be dealt…")));
     return root;
@@ -238,13 +287,18 @@ export function renderTable(view, opts) {
   const pond = h("div", { class: "rii-pond", dataset: { testid: "pond" } },
     h("div", { class: "rii-pond__square" },
       seats.map((seat) => side(seat, rel(seat), { last: seat.seat === lastSeat })),
-      centre(view, seats, rel, o),
-      seats.filter((seat) => seat !== bottom).map((seat) => plaque(seat, rel(seat), o))));
-  // The stage is the felt's width at the square's height: the hand's result lies over it (wider
-  // than the square when there is room) and the decision bar over its bottom right, above both.
-  root.append(h("div", { class: "rii-stage" }, pond, o.screen, o.bar),
+      centre(view, seats, rel, o, bottom),
+      // The top left corner: the player across, and under their plate the dead wall.
+      h("div", { class: "rii-corner" }, seats.filter((seat) => rel(seat) === 2).map((seat) => plaque(seat, 2, o)), doraBox(view)),
+      seats.filter((seat) => seat !== bottom && rel(seat) !== 2).map((seat) => plaque(seat, rel(seat), o))));
+  // The decision bar shares a slot with the player's name plate, between the table and the hand:
+  // on a phone it lies over the plate there (never over the river or the hand); on a wide felt
+  // riichi.css lifts it into the table's bottom right, beside the player's river. The hand's
+  // result lies over the whole of it, table and hand.
+  root.append(h("div", { class: "rii-stage" }, pond),
     h("div", { class: "rii-me", dataset: { testid: "bottom-seat", seat: bottom.seat } },
-      bottomHead(bottom, view, o),
-      bottomHand(bottom, o)));
+      h("div", { class: ["rii-me__top", o.bar && "rii-me__top--bar"] }, bottomHead(bottom, view, o), o.bar),
+      bottomHand(bottom, o)),
+    o.screen || "");
   return root;
 }

@@ -36,6 +36,19 @@ export function tileName(code) {
   return `${isRed(code) ? "red " : ""}${n || 5}${s}`;
 }
 
+/**
+ * The dora an indicator points at: the next tile of its suit, 9 wrapping to 1, the winds
+ * East → South → West → North → East, the dragons white → green → red → white (a red five
+ * indicates the six like any five).
+ */
+export function doraOf(code) {
+  if (!isTile(code)) return null;
+  const s = code[0];
+  const n = Number(code[1]) || 5;
+  if (s !== "z") return `${s}${(n % 9) + 1}`;
+  return n <= 4 ? `z${(n % 4) + 1}` : `z${((n - 5 + 1) % 3) + 5}`;
+}
+
 /** "five of circles (red)", "East wind": for screen readers. */
 export function longName(code) {
   if (!isTile(code)) return "a face-down tile";

@@ -1,0 +1,400 @@
+"""Hand value and speed for the strong riichi bot, from what the seat may see.
+
+``Evaluator(view)`` holds one decision's context: the public tile counts (rivers, melds, dora
+indicators: ``public``), the dora, the rule, the winds, and caches. Unseen copies of a kind for a
+hypothetical hand are ``4 - public - copies in that hand``, so every figure is a function of the
+hand alone within one decision.
+
+The scores compare discards (and calls) at equal shanten, on majiang-ai's linear scale:
+
+- tenpai (``ev0``): sum over the waits of unseen copies x the winning hand's points (the engine's
+  own scorer, ``hule``, with riichi for a closed hand, dora and red fives); a wait in the seat's
+  own river makes the hand furiten (tsumo only, a third of the value);
+- one from tenpai (``ev1``): sum over the tiles that bring tenpai of unseen copies x the best
+  tenpai score after the best discard, / 72 (majiang-ai's widths: 12 and 72, so tenpai and one
+  from tenpai are on one scale);
+- further (``far``): the acceptance weighted with a rough value (dora, red fives, value-honour
+  pairs), plus small shape terms.
+
+``win_chance`` and ``expected_points`` turn these into absolute points for push/fold decisions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from games.riichi.engine.hule import hule, hule_param
+from games.riichi.engine.shoupai import Shoupai
+from games.riichi.engine.tile import zhenbaopai
+from games.riichi.engine.waits import is_tenpai, tenpai_waits
+from games.riichi.engine.xiangting import xiangting, xiangting_guoshi, xiangting_qidui
+
+KINDS = tuple(s + str(n) for s in "mps" for n in range(1, 10)) + tuple("z" + str(n) for n in range(1, 8))
+RIICHI_BONUS = 1.3  # ura dora, ippatsu and tsumo on top of the ron value with riichi
+FURITEN = 0.35  # a furiten wait wins by tsumo only
+
+
+def kind(p: str) -> str:
+    return p[0] + ("5" if p[1] == "0" else p[1])
+
+
+def public_counts(view: dict[str, Any]) -> Counter[str]:
+    """Copies of each kind visible to everyone: rivers (a called discard counted in its meld),
+    melds, dora indicators."""
+    seen: Counter[str] = Counter()
+    for seat in view.get("seats", []):
+        for p in seat["he"]:
+            if p[-1] not in "+=-":
+                seen[kind(p)] += 1
+        for m in seat["fulou"]:
+            s = m[0]
+            for c in m[1:]:
+                if c.isdigit():
+                    seen[s + ("5" if c == "0" else c)] += 1
+    for p in view.get("baopai", []):
+        seen[kind(p)] += 1
+    return seen
+
+
+def hand_counts(sp: Shoupai) -> Counter[str]:
+    c: Counter[str] = Counter()
+    for s in "mpsz":
+        b = sp._bingpai[s]
+        for n in range(1, len(b)):
+            if b[n]:
+                c[s + str(n)] = b[n]
+    return c
+
+
+def _key(sp: Shoupai) -> tuple[Any, ...]:
+    b = sp._bingpai
+    return (tuple(b["m"]), tuple(b["p"]), tuple(b["s"]), tuple(b["z"]), len(sp._fulou))
+
+
+class Evaluator:
+    """One decision's context and caches."""
+
+    def __init__(self, view: dict[str, Any], me: dict[str, Any], sp: Shoupai) -> None:
+        self.view = view
+        self.rule = view.get("rule") or {}
+        self.zhuangfeng = view.get("zhuangfeng", 0)
+        self.menfeng = me["menfeng"]
+        self.public = public_counts(view)
+        self.dora = {zhenbaopai(p) for p in view.get("baopai", [])}
+        self.river = {kind(p) for p in view["seats"][self.seat_index(me["seat"])]["he"]} if view.get("seats") else set()
+        self.paishu = view.get("paishu", 70)
+        self.values = {"z5", "z6", "z7", "z" + str(self.zhuangfeng + 1), "z" + str(self.menfeng + 1)}
+        base = {"rule": self.rule, "zhuangfeng": self.zhuangfeng, "menfeng": self.menfeng,
+                "baopai": list(view.get("baopai", []))}
+        self.param_riichi = hule_param(base, lizhi=1)
+        self.param_dama = hule_param(base, lizhi=0)
+        self.kuitan = self.rule.get("クイタンあり", True)
+        self.menqian = sp.menqian
+        self._waits: dict[tuple[Any, ...], list[tuple[str, float, float]]] = {}
+        self._ev1: dict[tuple[Any, ...], float] = {}
+        self._ting: dict[tuple[Any, ...], list[str]] = {}
+        self._xt: dict[tuple[Any, ...], int | float] = {}
+        self.call_weight = 0.0  # far(): the extra weight of a tile the hand could pon into a yaku
+
+    def seat_index(self, seat: int) -> int:
+        return next(i for i, s in enumerate(self.view["seats"]) if s["seat"] == seat)
+
+    # -- counts --------------------------------------------------------------------------------
+
+    def unseen(self, sp: Shoupai, k: str) -> int:
+        s, n = k[0], int(k[1])
+        return max(0, 4 - self.public[k] - sp._bingpai[s][n])
+
+    def unseen_total(self, sp: Shoupai) -> int:
+        return max(1, 136 - sum(self.public.values()) - sum(hand_counts(sp).values()))
+
+    def xiangting(self, sp: Shoupai) -> int | float:
+        key = _key(sp)
+        x = self._xt.get(key)
+        if x is None:
+            x = self._xt[key] = xiangting(sp)
+        return x
+
+    def tingpai(self, sp: Shoupai) -> list[str]:
+        """The kinds that lower the shanten number of a 13-tile hand (``xiangting.tingpai``),
+        trying only the kinds that can: within two of a held tile of the suit, held honours, and
+        every kind when seven pairs or kokushi may take a new one."""
+        key = _key(sp)
+        t = self._ting.get(key)
+        if t is not None:
+            return t
+        x = self.xiangting(sp)
+        b = sp._bingpai
+        wide = not sp._fulou and (
+            xiangting_guoshi(sp) <= x
+            or (xiangting_qidui(sp) <= x and sum(1 for s in "mpsz" for n in range(1, len(b[s])) if b[s][n]) < 7))
+        t = []
+        for k in KINDS:
+            s, n = k[0], int(k[1])
+            bb = b[s]
+            if bb[n] >= 4:
+                continue
+            if not wide:
+                if s == "z":
+                    if not bb[n]:
+                        continue
+                elif not any(bb[j] for j in range(max(1, n - 2), min(9, n + 2) + 1)):
+                    continue
+            bb[n] += 1
+            lower = xiangting(sp) < x
+            bb[n] -= 1
+            if lower:
+                t.append(k)
+        self._ting[key] = t
+        return t
+
+    # -- tenpai ---------------------------------------------------------------------------------
+
+    def waits(self, sp13: Shoupai) -> list[tuple[str, float, float]]:
+        """(wait, value with riichi (0 for an open hand), value without) of a tenpai hand."""
+        key = _key(sp13)
+        got = self._waits.get(key)
+        if got is not None:
+            return got
+        out = []
+        menqian = sp13.menqian
+        for w in tenpai_waits(sp13):
+            dama = self._points(sp13, w, self.param_dama)
+            riichi = self._points(sp13, w, self.param_riichi) * RIICHI_BONUS if menqian else 0.0
+            if menqian and dama == 0:
+                # No yaku without riichi: a dama hand still wins by menzen tsumo.
+                zimo = self._tsumo_points(sp13, w)
+                dama = zimo * FURITEN
+            out.append((w, riichi, dama))
+        self._waits[key] = out
+        return out
+
+    def _points(self, sp13: Shoupai, w: str, param: dict[str, Any]) -> float:
+        try:
+            h = hule(sp13, w + "=", param)
+        except Exception:  # a shape the scorer refuses: count it as no win
+            return 0.0
+        return float(h["defen"]) if h else 0.0
+
+    def _tsumo_points(self, sp13: Shoupai, w: str) -> float:
+        try:
+            h = hule(sp13.clone().zimo(w, False), None, self.param_dama)
+        except Exception:
+            return 0.0
+        return float(h["defen"]) if h else 0.0
+
+    def ev0(self, sp13: Shoupai, riichi: bool | None = None, discarded: tuple[str, ...] = ()) -> float:
+        """Sum over the waits of unseen copies x points (riichi: with riichi if closed; None: the
+        better of the two). Furiten waits count a third."""
+        total = 0.0
+        waits = self.waits(sp13)
+        furiten = any(w in self.river or w in discarded for w, _, _ in waits)
+        for w, v_riichi, v_dama in waits:
+            r = self.unseen(sp13, w)
+            if not r:
+                continue
+            if riichi is None:
+                v = max(v_riichi, v_dama)
+            else:
+                v = v_riichi if riichi else v_dama
+            total += r * v
+        return total * (FURITEN if furiten else 1.0)
+
+    def has_yaku(self, sp13: Shoupai) -> bool:
+        """Does the tenpai hand win by ron on some wait without riichi?"""
+        return any(self._points(sp13, w, self.param_dama) > 0 for w, _, _ in self.waits(sp13))
+
+    def wait_count(self, sp13: Shoupai) -> int:
+        return sum(self.unseen(sp13, w) for w, _, _ in self.waits(sp13))
+
+    def mean_value(self, sp13: Shoupai, riichi: bool | None = None) -> float:
+        num = den = 0.0
+        for w, v_riichi, v_dama in self.waits(sp13):
+            r = self.unseen(sp13, w)
+            v = max(v_riichi, v_dama) if riichi is None else (v_riichi if riichi else v_dama)
+            num += r * v
+            den += r
+        return num / den if den else 0.0
+
+    # -- one from tenpai ---------------------------------------------------------------------------
+
+    def ev1(self, sp13: Shoupai, discarded: tuple[str, ...] = ()) -> float:
+        key = _key(sp13) + discarded
+        got = self._ev1.get(key)
+        if got is not None:
+            return got
+        total = 0.0
+        work = sp13.clone()
+        b = work._bingpai
+        for t in self.tingpai(sp13):
+            r = self.unseen(sp13, t)
+            if not r:
+                continue
+            s, n = t[0], int(t[1])
+            b[s][n] += 1
+            best = 0.0
+            for d in KINDS:
+                ds, dn = d[0], int(d[1])
+                if not b[ds][dn] or d == t:
+                    continue
+                b[ds][dn] -= 1
+                red = ds != "z" and dn == 5 and b[ds][0] > b[ds][5]
+                if red:
+                    b[ds][0] -= 1
+                if is_tenpai(work):
+                    v = self.ev0(work, None, discarded + (d,))
+                    if v > best:
+                        best = v
+                if red:
+                    b[ds][0] += 1
+                b[ds][dn] += 1
+            b[s][n] -= 1
+            total += r * best
+        total /= 72.0  # majiang-ai's widths (12 for tenpai, 72 here) on the tenpai score's scale
+        self._ev1[key] = total
+        return total
+
+    # -- further ----------------------------------------------------------------------------------
+
+    def han_hint(self, sp: Shoupai) -> float:
+        """A rough count of the han the hand holds already: dora, red fives, value honours."""
+        b = sp._bingpai
+        h = 0.0
+        for d in self.dora:
+            h += b[d[0]][int(d[1])]
+        for s in "mps":
+            h += b[s][0]
+        for m in sp._fulou:
+            for c in m[1:]:
+                if c.isdigit() and (m[0] + ("5" if c == "0" else c)) in self.dora:
+                    h += 1
+                if c == "0":
+                    h += 1
+            if m[0] == "z" and "z" + m[1] in self.values:
+                h += 1 + ("z" + m[1] == "z" + str(self.zhuangfeng + 1) == "z" + str(self.menfeng + 1))
+        for v in self.values:
+            c = b["z"][int(v[1])]
+            if c >= 3:
+                h += 1
+            elif c == 2:
+                h += 0.4
+        return h
+
+    def far(self, sp13: Shoupai) -> float:
+        """Acceptance weighted with value, for a hand two or more from tenpai."""
+        if self.call_weight:
+            b = sp13._bingpai
+            ukeire = 0.0
+            for t in self.tingpai(sp13):
+                w = 1.0
+                if b[t[0]][int(t[1])] >= 2 and (t in self.values or (self.kuitan and t[0] != "z" and t[1] not in "19")):
+                    w += self.call_weight
+                ukeire += self.unseen(sp13, t) * w
+        else:
+            ukeire = sum(self.unseen(sp13, t) for t in self.tingpai(sp13))
+        return ukeire * (1.0 + 0.15 * self.han_hint(sp13))
+
+    # -- yaku for open hands -------------------------------------------------------------------------
+
+    def yaku_xiangting(self, sp: Shoupai) -> int | float:
+        """Shanten towards a hand with a yaku: closed hands (riichi) as they are; open hands the
+        best of value honours, tanyao, toitoi and a one-suit hand (majiang-ai's idea)."""
+        if sp.menqian:
+            return self.xiangting(sp)
+        b = sp._bingpai
+        best: int | float = math.inf
+        # Value honours: a triplet held or melded; or a pair that may still be ponned.
+        have = any(m[0] == "z" and "z" + m[1] in self.values for m in sp._fulou) or any(
+            b["z"][int(v[1])] >= 3 for v in self.values)
+        if have:
+            return self.xiangting(sp)
+        for v in self.values:
+            if b["z"][int(v[1])] == 2 and 4 - self.public[v] - 2 > 0:
+                best = min(best, self.xiangting(sp) + 1)
+                break
+        if self.kuitan and not any(m[0] == "z" or any(c in "19" for c in m[1:] if c.isdigit()) for m in sp._fulou):
+            tmp = sp.clone()
+            for s in "mps":
+                tmp._bingpai[s][1] = tmp._bingpai[s][9] = 0
+            tmp._bingpai["z"] = [0] * 8
+            best = min(best, self.xiangting(tmp))
+        if all(len(set(m[1:4].replace("0", "5"))) == 1 for m in sp._fulou):
+            kezi = len(sp._fulou)
+            duizi = 0
+            for s in "mpsz":
+                bb = b[s]
+                for n in range(1, len(bb)):
+                    if bb[n] >= 3:
+                        kezi += 1
+                    elif bb[n] == 2:
+                        duizi += 1
+            duizi = min(duizi, 5 - kezi)
+            best = min(best, 8 - kezi * 2 - duizi)
+        suits = {m[0] for m in sp._fulou} - {"z"}
+        if len(suits) <= 1:
+            for s in "mps":
+                if suits and s not in suits:
+                    continue
+                tmp = sp.clone()
+                for o in "mps":
+                    if o != s:
+                        tmp._bingpai[o] = [0] * 10
+                best = min(best, self.xiangting(tmp))
+        return best
+
+    # -- absolute figures -------------------------------------------------------------------------
+
+    def draws_left(self) -> float:
+        return max(0.0, self.paishu / 4.0)
+
+    def win_chance_tenpai(self, sp13: Shoupai, discarded: tuple[str, ...] = ()) -> float:
+        """P(this tenpai hand wins before the wall ends), ignoring the others' wins."""
+        waits = self.waits(sp13)
+        if not waits:
+            return 0.0
+        furiten = any(w in self.river or w in discarded for w, _, _ in waits)
+        r = self.wait_count(sp13)
+        u = self.unseen_total(sp13)
+        turns = self.draws_left()
+        per = r / u
+        chances = turns * (1.0 if furiten else 2.2)  # own draws, plus the others' discards
+        return min(0.85, 1.0 - (1.0 - min(per, 0.5)) ** chances)
+
+    def expected_points(self, sp13: Shoupai, shanten: int | float, discarded: tuple[str, ...] = (),
+                        riichi: bool | None = None) -> float:
+        """Rough points this hand is worth from here: P(win) x value."""
+        if shanten == 0:
+            p = self.win_chance_tenpai(sp13, discarded)
+            return p * self.mean_value(sp13, riichi)
+        if shanten == math.inf:
+            return 0.0
+        return self.win_chance(sp13, int(shanten)) * self.rough_value(sp13)
+
+    def win_chance(self, sp13: Shoupai, shanten: int) -> float:
+        """P(win) of a hand ``shanten`` from tenpai, from the stage and (one from tenpai) its
+        acceptance: about 0.38 / 0.25 / 0.14 at the start of a hand, falling as the wall empties."""
+        base = (0.55, 0.38, 0.25, 0.14, 0.07, 0.03)[min(shanten, 5)]
+        d = self.draws_left()
+        stage = max(0.0, min(1.0, (d - 2 * shanten) / (17.0 - 2 * shanten))) ** 1.5
+        p = base * stage
+        if shanten == 1:
+            ukeire = sum(self.unseen(sp13, t) for t in self.tingpai(sp13))
+            p *= max(0.4, min(1.4, (ukeire / 20.0) ** 0.5))
+        return p
+
+    def rough_value(self, sp13: Shoupai) -> float:
+        """Points of a win of this hand before it is tenpai: closed hands count riichi."""
+        h = self.han_hint(sp13)
+        v = 4000.0 * (1.0 + 0.35 * h) if sp13.menqian else 1800.0 * (1.0 + 0.7 * h)
+        return v * (1.5 if self.menfeng == 0 else 1.0)
+
+
+def after_discard(sp: Shoupai, p: str) -> Shoupai:
+    """The 13-tile hand after discarding ``p`` (``'m1'``, ``'m0'``, ``'m1_'``, ``'m1*'``)."""
+    return sp.clone().dapai(p[:2], False)
+
+
+def is_tenpai13(sp13: Shoupai) -> bool:
+    return is_tenpai(sp13)

@@ -1,0 +1,1 @@
+"""Maintenance scripts run by hand (not by the server): tools/build_cjk_font.py."""
