@@ -46,6 +46,9 @@ class GameTypeSerializer(serializers.Serializer):
     name = serializers.CharField()
     playable = serializers.BooleanField()
     has_bot = serializers.BooleanField()
+    bot_levels = serializers.ListField(child=serializers.CharField(), help_text=(
+        "The house bot levels a host may add (AddBot's \"bot\") or Play now may seat (\"bot_level\"), "
+        "weakest first; empty where the game type has one house bot"))
     modes = ModeSerializer(many=True)
 
 

@@ -73,6 +73,8 @@ class GameType:
             "name": self.name,
             "playable": self.playable,
             "has_bot": self.bot_path is not None,
+            # The names AddBot's "bot" and Play now's "bot_level" take, weakest first (docs/bots.md).
+            "bot_levels": list(self.bot_levels()),
             "modes": [{"id": m.id, "name": m.name, "seats": m.seats, "teams": m.teams} for m in self.modes],
         }
 

@@ -119,7 +119,7 @@ def match(key: str, now_ms: int | None = None) -> list[Game]:
             QueueEntry.objects.filter(id__in=[e.id for e in members]).update(game=game)
             for entry in members:
                 push.to_user(entry.user_id, {"type": "PlayNowSeated", "game": game.id, "game_type": game.game_type,
-                                             "bots": bots})
+                                             "bots": bots, "bot_level": level if bots else None})
             opened.append(game)
         if opened:
             queue.tell(key, now_ms)  # those left waiting: fewer others now

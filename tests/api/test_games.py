@@ -24,6 +24,9 @@ def test_game_types_lists_the_registry(api):
     cribbage = next(t for t in response.json() if t["key"] == "cribbage")
     assert cribbage["playable"] is True and cribbage["has_bot"] is True
     assert [m["seats"] for m in cribbage["modes"]] == [2, 3, 4]
+    assert cribbage["bot_levels"] == acquire["bot_levels"] == []
+    assert next(t for t in response.json() if t["key"] == "riichi")["bot_levels"] == [
+        "beginner", "intermediate", "strong"]
 
 
 def test_create_table(alice, client_for):

@@ -24,7 +24,7 @@ async def test_two_players_are_told_their_table(make_user, clients, db_call):
     await b.send({"type": "PlayNow", **PAIR})
     seated = await b.expect("PlayNowSeated")
     assert (await a.expect("PlayNowSeated"))["game"] == seated["game"] == (await a2.expect("PlayNowSeated"))["game"]
-    assert seated["bots"] == 0 and seated["game_type"] == "cribbage"
+    assert seated["bots"] == 0 and seated["game_type"] == "cribbage" and seated["bot_level"] is None
     game = await db_call(Game.objects.get, id=seated["game"])
     assert game.status == "active"
     # A reload: Greetings say where Play now left the player.
@@ -97,7 +97,7 @@ async def test_a_riichi_bot_level_over_the_socket(make_user, clients, db_call):
     await a.send({"type": "PlayNow", "game_type": "riichi", "bot_level": "strong", "bots_after": 0})
     assert (await a.expect("PlayNowWaiting"))["bot_level"] == "strong"
     seated = await a.expect("PlayNowSeated")
-    assert seated["bots"] == 3
+    assert seated["bots"] == 3 and seated["bot_level"] == "strong"
     names = await db_call(lambda: sorted(Game.objects.get(id=seated["game"]).seats.filter(user__is_bot=True)
                                          .values_list("user__username", flat=True)))
     assert names == ["house-strong-1", "house-strong-2", "house-strong-3"]
