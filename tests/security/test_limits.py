@@ -192,18 +192,28 @@ async def test_one_users_connections_and_chat_flood_leave_others_responsive(clie
     await refused.send({"type": "Login", "version": 1, "username": "flooder", "password": "secret-pw"})
     assert (await refused.expect("FatalError"))["code"] == "TooManyConnections"
 
-    async def flood(client: Client) -> None:
-        for n in range(200):
+    async def flood(client: Client) -> float:
+        """A burst of chat, then a frame whose answer comes once the server has dealt with the
+        burst (a link's frames are handled in order): the seconds the flood took to deal with."""
+        for n in range(settings.FRAME_BURST - 1):  # the last frame of the burst: the marker
             await client.send({"type": "Chat", "text": f"spam {n}"})
+        await client.send({"type": "FloodEnd", "ref": "end"})
+        await client.expect("Error", ref="end", timeout=60)
+        return time.monotonic() - flood_began
 
-    began = time.time()
+    began, flood_began = time.time(), time.monotonic()
     flooding = asyncio.gather(*(flood(c) for c in floods))
     samples = []
     for n in range(5):
         samples.append(await round_trip(watcher, f"during {n}"))
-    await flooding
+    flood_seconds = max(await flooding)
     ended = time.time()
-    assert max(samples) < ROUND_TRIP_BOUND, (baseline, samples)
+    # In process, the server, the flooders and the watcher share one event loop, so a busy machine
+    # (the other test worker) slows the flood and the watcher alike: the watcher's round trip stays
+    # under the bound, or under half the time the flood took to deal with, whichever is longer. A
+    # server that dealt with the flood first would keep the watcher waiting about all of it.
+    bound = max(ROUND_TRIP_BOUND, flood_seconds / 2)
+    assert max(samples) < bound, (baseline, samples, flood_seconds)
     # The limit is a fixed window (games/core/limits.py): a flood that straddles the turn of a
     # minute gets the limit in each minute it touched, and no more.
     minutes = int(ended // 60) - int(began // 60) + 1
