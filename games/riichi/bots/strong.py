@@ -71,7 +71,7 @@ OPEN_THREAT = 0.5
 # second pass): none separated from the unchanged bot in self-play, and against majiang-ai
 # ``yakuhai_pon`` placed worse (+0.26 in mean rank over 150 tables, against +0.02 without it).
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
-                           "yakuhai_pon": 0.0}
+                           "yakuhai_pon": 0.0, "two_step": 0.0}
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
@@ -132,6 +132,8 @@ class _Decision:
         if x == 1:
             return ev.ev1(sp13, (k,)) if self.value else float(self._ukeire(sp13)) * 100
         if self.value:
+            if x == 2 and sp13.menqian and self.style["two_step"]:
+                return ev.far2(sp13)
             return ev.far(sp13)
         return float(self._ukeire(sp13))
 

@@ -96,6 +96,7 @@ class Evaluator:
         self._ev1: dict[tuple[Any, ...], float] = {}
         self._ting: dict[tuple[Any, ...], list[str]] = {}
         self._xt: dict[tuple[Any, ...], int | float] = {}
+        self._far2: dict[tuple[Any, ...], float] = {}
         self.call_weight = 0.0  # far(): the extra weight of a tile the hand could pon into a yaku
 
     def seat_index(self, seat: int) -> int:
@@ -295,6 +296,41 @@ class Evaluator:
         else:
             ukeire = sum(self.unseen(sp13, t) for t in self.tingpai(sp13))
         return ukeire * (1.0 + 0.15 * self.han_hint(sp13))
+
+    def far2(self, sp13: Shoupai) -> float:
+        """Two-step acceptance of a closed hand two from tenpai, weighted with value: over each
+        kind that brings it within one, its unseen copies x the acceptance of the best hand one
+        from tenpai it then allows. Bare counts take a tile that widens a poor shape for one that
+        makes a good one; two steps see which one-from-tenpai hands are wide (majiang-ai looks two
+        steps ahead at this distance too)."""
+        key = _key(sp13)
+        got = self._far2.get(key)
+        if got is not None:
+            return got
+        x = self.xiangting(sp13)
+        work = sp13.clone()
+        b = work._bingpai
+        total = 0.0
+        for t in self.tingpai(sp13):
+            r = self.unseen(sp13, t)
+            if not r:
+                continue
+            s, n = t[0], int(t[1])
+            b[s][n] += 1
+            best = 0
+            for d in KINDS:
+                ds, dn = d[0], int(d[1])
+                if not b[ds][dn] or d == t:
+                    continue
+                b[ds][dn] -= 1
+                if self.xiangting(work) < x:
+                    best = max(best, sum(self.unseen(work, k) for k in self.tingpai(work)))
+                b[ds][dn] += 1
+            b[s][n] -= 1
+            total += r * best
+        total = total * (1.0 + 0.15 * self.han_hint(sp13)) / 20.0  # about far()'s scale
+        self._far2[key] = total
+        return total
 
     # -- yaku for open hands -------------------------------------------------------------------------
 
