@@ -17,7 +17,8 @@ pass): mean rank strong 2.36, intermediate 2.52, beginner 2.62; strong − begin
 −0.63 to −0.29) in mean rank per table, separated; strong − intermediate −0.12 (−0.30 to +0.06)
 and intermediate − beginner −0.03 (−0.21 to +0.15), in that order but within the noise. The
 beginner deals in on 19-20% of hands against 10-12% for the others. Against majiang-ai the
-strong level is level with it (+0.02, about −0.25 to +0.29, over 100 tables), not better.
+strong level is level with it (+0.085, 95% CI −0.090 to +0.260, over 200 tables, 400 seats a
+side: docs/performance.md, issue 31, fourth pass), not better.
 """
 
 from __future__ import annotations

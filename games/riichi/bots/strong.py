@@ -65,11 +65,13 @@ OPEN_THREAT = 0.5
 # or more from tenpai call whenever the call brings a yaku hand closer (majiang-ai's rule);
 # ``call_weight`` is the extra weight, in the far-hand acceptance, of a tile the hand could pon
 # into a yaku (a value-honour pair; a pair of simples when open tanyao is allowed); ``yakuhai_pon``
-# pons a value-honour pair even when the shanten number stays (see ``_choose_call``). All are
-# off: the strong level plays as the first pass measured it against majiang-ai (level with it).
-# Their self-play A/B runs and the runs against majiang-ai are in docs/performance.md (issue 31,
-# second pass): none separated from the unchanged bot in self-play, and against majiang-ai
-# ``yakuhai_pon`` placed worse (+0.26 in mean rank over 150 tables, against +0.02 without it).
+# pons a value-honour pair even when the shanten number stays (see ``_choose_call``); ``two_step``
+# values a closed hand two from tenpai by two-step acceptance (``Evaluator.far2``). All are off:
+# the strong level plays as the first pass measured it against majiang-ai (level with it: +0.085,
+# 95% CI -0.090 to +0.260, over 400 seats a side). Their self-play A/B runs and the runs against
+# majiang-ai are in docs/performance.md (issue 31, second and fourth passes): none separated from
+# the unchanged bot in self-play; against majiang-ai ``yakuhai_pon`` placed worse (+0.26 in mean
+# rank over 150 tables) and ``two_step`` the same (+0.100 over 200 tables).
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
                            "yakuhai_pon": 0.0, "two_step": 0.0}
 
