@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from games.riichi.engine.hule import hule, hule_param
@@ -226,6 +227,20 @@ class Evaluator:
         got = self._ev1.get(key)
         if got is not None:
             return got
+
+        def score(work: Shoupai, d: str) -> float:
+            return self.ev0(work, None, discarded + (d,)) if is_tenpai(work) else 0.0
+
+        # majiang-ai's widths (12 for tenpai, 72 here) on the tenpai score's scale.
+        total = self._over_draws(sp13, score) / 72.0
+        self._ev1[key] = total
+        return total
+
+    def _over_draws(self, sp13: Shoupai, score: Callable[[Shoupai, str], float]) -> float:
+        """Over each kind t that lowers the shanten number of ``sp13``: its unseen copies x the best
+        ``score(work, d)`` (at least 0) over the held kinds d other than t, where ``work`` is the
+        hand with t drawn and d let go (a red five goes when only red fives are left), changed in
+        place and valid only during the call. ev1 and far2's shared walk."""
         total = 0.0
         work = sp13.clone()
         b = work._bingpai
@@ -244,17 +259,14 @@ class Evaluator:
                 red = ds != "z" and dn == 5 and b[ds][0] > b[ds][5]
                 if red:
                     b[ds][0] -= 1
-                if is_tenpai(work):
-                    v = self.ev0(work, None, discarded + (d,))
-                    if v > best:
-                        best = v
+                v = score(work, d)
+                if v > best:
+                    best = v
                 if red:
                     b[ds][0] += 1
                 b[ds][dn] += 1
             b[s][n] -= 1
             total += r * best
-        total /= 72.0  # majiang-ai's widths (12 for tenpai, 72 here) on the tenpai score's scale
-        self._ev1[key] = total
         return total
 
     # -- further ----------------------------------------------------------------------------------
@@ -308,26 +320,11 @@ class Evaluator:
         if got is not None:
             return got
         x = self.xiangting(sp13)
-        work = sp13.clone()
-        b = work._bingpai
-        total = 0.0
-        for t in self.tingpai(sp13):
-            r = self.unseen(sp13, t)
-            if not r:
-                continue
-            s, n = t[0], int(t[1])
-            b[s][n] += 1
-            best = 0
-            for d in KINDS:
-                ds, dn = d[0], int(d[1])
-                if not b[ds][dn] or d == t:
-                    continue
-                b[ds][dn] -= 1
-                if self.xiangting(work) < x:
-                    best = max(best, sum(self.unseen(work, k) for k in self.tingpai(work)))
-                b[ds][dn] += 1
-            b[s][n] -= 1
-            total += r * best
+
+        def score(work: Shoupai, d: str) -> float:
+            return float(sum(self.unseen(work, k) for k in self.tingpai(work))) if self.xiangting(work) < x else 0.0
+
+        total = self._over_draws(sp13, score)
         total = total * (1.0 + 0.15 * self.han_hint(sp13)) / 20.0  # about far()'s scale
         self._far2[key] = total
         return total
