@@ -14,6 +14,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -68,6 +69,9 @@ def cluster():
     env = {**os.environ, "DATABASE_URL": f"{base}/{name}", "REDIS_URL": REDIS_URL, "DEBUG": "1",
            "DJANGO_SETTINGS_MODULE": "config.settings", "GAME_CLOCK_SWEEPER": "1"}
     processes: list[subprocess.Popen] = []
+    # Each server's log goes to a file (a pipe nobody reads would stall a server once it filled),
+    # and a failing test shows its tail.
+    logs = [tempfile.NamedTemporaryFile(prefix=f"{name}-", suffix=".log", delete=False) for _ in range(2)]
     try:
         subprocess.run([sys.executable, "-c", "import redis, sys; redis.Redis.from_url(sys.argv[1]).flushdb()",
                         REDIS_URL], check=True, cwd=ROOT)
@@ -76,14 +80,15 @@ def cluster():
                              env=env, capture_output=True, text=True).stdout
         tokens = json.loads(out.strip().splitlines()[-1])
         ports = [free_port(), free_port()]
-        for port in ports:
+        for port, log in zip(ports, logs):
             processes.append(subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             ))
         for port, process in zip(ports, processes):
             _wait_for_port(port, process)
-        yield {"ports": ports, "tokens": tokens, "database_url": env["DATABASE_URL"]}
+        yield {"ports": ports, "tokens": tokens, "database_url": env["DATABASE_URL"],
+               "logs": [Path(log.name) for log in logs]}
     finally:
         for process in processes:
             process.terminate()
@@ -94,6 +99,15 @@ def cluster():
                 process.kill()
         with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        for log in logs:
+            log.close()
+            os.unlink(log.name)
+
+
+def _servers_said(cluster: dict) -> str:
+    """The last lines each server logged, for a failing assertion's message."""
+    return "\n".join(f"--- server {n}:\n" + "\n".join(path.read_text(errors="replace").splitlines()[-40:])
+                     for n, path in enumerate(cluster["logs"], 1))
 
 
 class Peer:
@@ -174,8 +188,10 @@ async def test_two_processes_share_lobby_and_serialise_conflicting_moves(cluster
                              east.send({"type": "JoinGame", "game": game_id}))
         results = [await south.join_outcome(south_greetings["client"]),
                    await east.join_outcome(east_greetings["client"])]
-        assert sorted(r["type"] for r in results) == ["ClientEnteredGame", "Error"]
-        assert next(r for r in results if r["type"] == "Error")["code"] == "GameFull"
+        assert sorted(r["type"] for r in results) == ["ClientEnteredGame", "Error"], \
+            (results, _servers_said(cluster))
+        assert next(r for r in results if r["type"] == "Error")["code"] == "GameFull", \
+            (results, _servers_said(cluster))
         seated = south if results[0]["type"] == "ClientEnteredGame" else east
         joined = await north.expect("UserJoinedGame")  # process 1 hears of the join made on process 2
 
