@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
 from accounts.models import User
 from games.core import play_now as rules
@@ -29,8 +30,11 @@ from games.service import clocks, lobby, push, queue
 # WATCH_SECONDS), and how long a REST request holds an entry (a REST client polls within it).
 WATCH_SECONDS = 1.0
 SOCKET_HOLD_MS = 3_000
-# A seated entry is kept this long so that a REST client polling for it learns its table.
+# A seated entry is kept this long so that a REST client polling for it learns its table, unless
+# its game ends first (then there is no table to learn of: the player is back to no place at all).
 SEATED_KEPT_MS = 600_000
+# The games a seated entry still points a player to.
+LIVE = (Status.SETUP, Status.ACTIVE, Status.ADJOURNED)
 
 
 def rest_hold_ms() -> int:
@@ -48,6 +52,9 @@ def status(user: User, *, via: str | None = None) -> dict[str, Any]:
     now = clocks.now_ms()
     entry = QueueEntry.objects.filter(user=user).first()
     if entry is None:
+        return {"status": "none"}
+    if entry.game_id is not None and not Game.objects.filter(id=entry.game_id, status__in=LIVE).exists():
+        QueueEntry.objects.filter(id=entry.id, game_id=entry.game_id).delete()  # its game is over
         return {"status": "none"}
     if via == QueueEntry.Via.REST and entry.game_id is None:
         hold = now + rest_hold_ms()
@@ -128,8 +135,8 @@ def match(key: str, now_ms: int | None = None) -> list[Game]:
 
 def watch(now_ms: int | None = None) -> list[Game]:
     """One pass of a process's watch: renew the holds of players connected anywhere, remove
-    entries nobody held for the grace (and seated entries kept long enough), and match every
-    queue. Cheap when nobody waits: one query."""
+    entries nobody held for the grace (and seated entries kept long enough or whose game is over),
+    and match every queue. Cheap when nobody waits: one query."""
     now_ms = clocks.now_ms() if now_ms is None else now_ms
     if not QueueEntry.objects.exists():
         return []
@@ -140,7 +147,8 @@ def watch(now_ms: int | None = None) -> list[Game]:
         gone = QueueEntry.objects.filter(game=None, held_ms__lt=now_ms - grace_ms())
         for user_id in list(gone.values_list("user_id", flat=True)):
             queue.leave(user_id, "gone")
-    QueueEntry.objects.exclude(game=None).filter(since_ms__lt=now_ms - SEATED_KEPT_MS).delete()
+    QueueEntry.objects.exclude(game=None).filter(
+        Q(since_ms__lt=now_ms - SEATED_KEPT_MS) | ~Q(game__status__in=LIVE)).delete()
     opened = []
     waiting = QueueEntry.objects.filter(game=None, held_ms__gte=now_ms).order_by()
     for key in waiting.values_list("key", flat=True).distinct():

@@ -41,6 +41,37 @@ def test_two_players_of_a_queue_are_seated_together(make_user, clock):
                                          "players": 2, "clock": "untimed"}
 
 
+def test_a_seated_place_ends_with_its_game(make_user, clock):
+    """Kept ten minutes for a poll to learn its table, but not past the game: once it is over
+    there is no table to go back to, and the player has no place."""
+    ann, ben, cid, dan = make_user("ann"), make_user("ben"), make_user("cid"), make_user("dan")
+    for user in (ann, ben, cid, dan):
+        connect(user)
+    door.play_now(ann, PAIR, "socket")
+    first = Game.objects.get(id=door.play_now(ben, PAIR, "socket")["game"])
+    door.play_now(cid, PAIR, "socket")
+    second = Game.objects.get(id=door.play_now(dan, PAIR, "socket")["game"])
+    clock(60)
+    assert door.play_now_status(ann)["status"] == "seated"
+    Game.objects.filter(id=first.id).update(status=Status.FINISHED)
+    Game.objects.filter(id=second.id).update(status=Status.ABORTED)
+    assert door.play_now_status(ann) == {"status": "none"}
+    assert not QueueEntry.objects.filter(user=ann).exists()
+    assert QueueEntry.objects.filter(user=ben).exists()  # until the watch, or ben's own look
+    play_now.watch()
+    assert not QueueEntry.objects.exists()
+    # Ten minutes on, a seated place whose game goes on is forgotten too.
+    door.play_now(ann, PAIR, "socket")
+    third = door.play_now(ben, PAIR, "socket")["game"]
+    clock(play_now.SEATED_KEPT_MS / 1000 - 1)
+    play_now.watch()
+    placed = door.play_now_status(ann)
+    assert (placed["status"], placed["game"]) == ("seated", third)
+    clock(2)
+    play_now.watch()
+    assert door.play_now_status(ann) == {"status": "none"}
+
+
 def test_a_table_for_another_choice_is_another_queue(make_user, clock):
     ann, ben = make_user(), make_user()
     connect(ann), connect(ben)
