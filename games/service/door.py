@@ -64,6 +64,7 @@ from games.service.ratings import verify as verify_ratings
 from games.service.reads import history, replay_step, seat_view, snapshot, viewer_position
 from games.service.review import document as review_document
 from games.service.review import request as request_review
+from games.service.review import reviewed_seats
 from games.service.review import status as review_status
 from games.service.sweeper import ensure_running as ensure_sweeper
 
@@ -72,7 +73,7 @@ __all__ = [
     "has_record", "per_decision", "verify_record", "RATING_ACTIVE_DAYS", "LEADERBOARD_LIMIT", "MAX_LEADERBOARD_LIMIT",
     "PLAYER_KINDS", "game_rating_changes", "leaderboard", "player_ratings", "rebuild_ratings", "verify_ratings",
     "RATING_HISTORY_LIMIT", "rating_history", "shown_ratings", "play_now", "leave_play_now", "play_now_status",
-    "MJAI_PREFIX", "request_review", "review_document", "review_status",
+    "MJAI_PREFIX", "request_review", "review_document", "review_status", "reviewed_seats",
     "MAX_CLOCK_SECONDS", "MAX_SPECTATOR_DELAY", "RESERVED_RULES", "Hold", "abort", "accept", "act", "act_async",
     "act_in_time", "add_bot", "apply_action", "apply_action_in_time", "change_arrangement", "change_mode",
     "close_orphaned", "configure", "create_table", "history", "join", "kick", "leave", "native_record", "play_due",

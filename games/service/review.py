@@ -111,6 +111,12 @@ def status(game: Game, seat: int) -> dict[str, Any]:
     return describe(row)
 
 
+def reviewed_seats(game: Game) -> list[int]:
+    """The seats of ``game`` whose review someone has asked for (in any state): the replay page
+    reads the state of those only, so a seat never asked for costs no request (and no 404)."""
+    return sorted(RiichiReview.objects.filter(game=game).values_list("seat", flat=True))
+
+
 def document(game: Game, seat: int) -> str:
     """The built review as stored (JSON text), for the download."""
     _check(game, seat)

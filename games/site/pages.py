@@ -75,9 +75,13 @@ def _table_summary(game: Game) -> dict[str, Any]:
 
 def _type_extras(game: Game) -> dict[str, Any]:
     """What a game type's own page script needs beyond the generic config: riichi's preset labels,
-    as the view names its preset only by name (static/js/games/riichi/rules.js)."""
+    as the view names its preset only by name (static/js/games/riichi/rules.js), and the seats
+    whose decision review was asked for (static/js/games/riichi/review.js reads only those)."""
     if game.game_type == "riichi":
-        return {"riichi_presets": riichi_presets.describe()}
+        extras: dict[str, Any] = {"riichi_presets": riichi_presets.describe()}
+        if game.status == Status.FINISHED:
+            extras["reviewed_seats"] = door.reviewed_seats(game)
+        return extras
     return {}
 
 

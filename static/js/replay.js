@@ -462,7 +462,7 @@ async function loadReview() {
   if (!els.review || !game.decisions) return;
   const { mountReview } = await game.decisions();
   state.review = mountReview(els.review, {
-    gameId, players: config.players || [], user: config.user ?? null, nameOf, visibleOf,
+    gameId, players: config.players || [], user: config.user ?? null, reviewed: config.reviewed_seats || [], nameOf, visibleOf,
     jump: (logStep) => show(visibleOf(logStep)),
   });
   if (state.step !== null) state.review.showStep(state.step);

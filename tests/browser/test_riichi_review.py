@@ -44,6 +44,10 @@ def test_the_review_opens_on_the_replay_page(live_server_url, browser, artifacts
 
     errors: list[str] = []
     page = open_page(browser, errors, viewport=DESKTOP)
+    # Every console error, a failed request's among them: the page asks only for reviews that
+    # were asked for, so a seat without one costs no 404.
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
     sign_up(page, live_server_url, "kaze")
     with server_database():
         game_id = _game("kaze")
@@ -70,6 +74,12 @@ def test_the_review_opens_on_the_replay_page(live_server_url, browser, artifacts
     start = page.get_by_test_id("review-start")
     expect(start).to_have_text("Review my decisions")
     expect(page.get_by_test_id("review-seat")).to_have_value("0")
+    # Another seat, never reviewed either, then back: nothing asked of the server, nothing logged.
+    page.get_by_test_id("review-seat").select_option("1")
+    expect(start).to_have_text(re.compile(r"^Review kaze-0's decisions$"))
+    page.get_by_test_id("review-seat").select_option("0")
+    expect(start).to_have_text("Review my decisions")
+    assert not console, console
     start.click()
     # While it builds: the bar and how far it is.
     expect(page.get_by_test_id("review-progress")).to_be_visible()
@@ -128,3 +138,4 @@ def test_the_review_opens_on_the_replay_page(live_server_url, browser, artifacts
     found = phone.evaluate(_RUN_AXE_ON_PANEL)
     assert not [v for v in found if v["impact"] in SERIOUS], found
     assert not errors, errors
+    assert not console, console

@@ -54,6 +54,17 @@ def test_asking_again_is_answered_from_the_cache(finished):
     assert RiichiReview.objects.filter(game=finished).count() == 1
 
 
+def test_the_replay_page_is_told_which_seats_were_asked_for(finished, client):
+    """The page reads the state of those seats only (a seat never asked for would be a 404)."""
+    def told() -> list[int]:
+        return client.get(f"/games/{finished.id}/replay/").context["replay_config"]["reviewed_seats"]
+
+    assert review.reviewed_seats(finished) == [] and told() == []
+    review.request(finished, 2)
+    review.request(finished, 0)
+    assert review.reviewed_seats(finished) == [0, 2] and told() == [0, 2]
+
+
 def test_reading_a_review_never_replays_the_game(finished, django_assert_max_num_queries):
     review.request(finished, 0)
     review.run_pending()

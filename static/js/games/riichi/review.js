@@ -79,11 +79,14 @@ function dangerOf(figures, nameOf) {
 
 /**
  * Mount the review in ``root`` (the replay page's review panel). opts: {gameId, players
- * ([{position, username, user}]), user (the viewer's id or null), nameOf(seat), visibleOf(logStep),
- * jump(logStep)}. Returns {showStep(visibleStep)}, called by the replay at each step drawn.
+ * ([{position, username, user}]), user (the viewer's id or null), reviewed (the seats whose review
+ * was asked for when the page was served), nameOf(seat), visibleOf(logStep), jump(logStep)}.
+ * Returns {showStep(visibleStep)}, called by the replay at each step drawn.
  */
 export function mountReview(root, opts) {
   const { gameId, players, user, nameOf, visibleOf, jump } = opts;
+  // A seat nobody asked about has no review to read: not asked for (a 404 the console would show).
+  const asked = new Set(opts.reviewed || []);
   const seats = [...players].sort((a, b) => a.position - b.position);
   const own = seats.find((p) => user !== null && p.user === user);
   let seat = own ? own.position : seats[0]?.position ?? 0;
@@ -157,6 +160,10 @@ export function mountReview(root, opts) {
     asking += 1;
     const ticket = asking;
     reset();
+    if (!asked.has(seat)) {
+      idle();
+      return;
+    }
     try {
       follow(await request(url(seat)), ticket);
     } catch (error) {
@@ -170,7 +177,9 @@ export function mountReview(root, opts) {
     const ticket = asking;
     start.disabled = true;
     try {
-      follow(await request(url(seat), "POST"), ticket);
+      const answer = await request(url(seat), "POST");
+      asked.add(answer.seat);
+      follow(answer, ticket);
     } catch (error) {
       if (ticket === asking) idle(`The review could not be asked for: ${error.message}`);
     }
