@@ -66,14 +66,16 @@ OPEN_THREAT = 0.5
 # ``call_weight`` is the extra weight, in the far-hand acceptance, of a tile the hand could pon
 # into a yaku (a value-honour pair; a pair of simples when open tanyao is allowed); ``yakuhai_pon``
 # pons a value-honour pair even when the shanten number stays (see ``_choose_call``); ``two_step``
-# values a closed hand two from tenpai by two-step acceptance (``Evaluator.far2``). All are off:
+# values a closed hand two from tenpai by two-step acceptance (``Evaluator.far2``); ``call_ev``
+# weighs, in a hand one from tenpai, the pons and chis its tiles allow into an open hand with a
+# yaku (``Evaluator.call_values``, majiang-ai's eval_fulou; 1 is majiang-ai's weight). All are off:
 # the strong level plays as the first pass measured it against majiang-ai (level with it: +0.085,
 # 95% CI -0.090 to +0.260, over 400 seats a side). Their self-play A/B runs and the runs against
 # majiang-ai are in docs/performance.md (issue 31, second and fourth passes): none separated from
 # the unchanged bot in self-play; against majiang-ai ``yakuhai_pon`` placed worse (+0.26 in mean
 # rank over 150 tables) and ``two_step`` the same (+0.100 over 200 tables).
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
-                           "yakuhai_pon": 0.0, "two_step": 0.0}
+                           "yakuhai_pon": 0.0, "two_step": 0.0, "call_ev": 0.0}
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
@@ -101,6 +103,7 @@ class _Decision:
         self.style = style = {**STYLE, **(style or {})}
         self.ev = Evaluator(view, me, sp)
         self.ev.call_weight = style["call_weight"]
+        self.ev.call_ev = style["call_ev"]
         self.value = value
         visible: Counter[str] = Counter(self.ev.public)
         visible.update(hand_counts(sp))

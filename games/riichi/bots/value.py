@@ -70,8 +70,10 @@ def hand_counts(sp: Shoupai) -> Counter[str]:
 
 
 def _key(sp: Shoupai) -> tuple[Any, ...]:
+    """A hand's cache key: its concealed tiles and its melds (two open hands with the same tiles
+    in hand and different melds score differently)."""
     b = sp._bingpai
-    return (tuple(b["m"]), tuple(b["p"]), tuple(b["s"]), tuple(b["z"]), len(sp._fulou))
+    return (tuple(b["m"]), tuple(b["p"]), tuple(b["s"]), tuple(b["z"]), tuple(sp._fulou))
 
 
 class Evaluator:
@@ -99,6 +101,8 @@ class Evaluator:
         self._xt: dict[tuple[Any, ...], int | float] = {}
         self._far2: dict[tuple[Any, ...], float] = {}
         self.call_weight = 0.0  # far(): the extra weight of a tile the hand could pon into a yaku
+        self.call_ev = 0.0  # ev1(): the weight of the calls a tile allows (majiang-ai's eval_fulou: 1)
+        self._calls: dict[tuple[Any, ...], tuple[float, float]] = {}
 
     def seat_index(self, seat: int) -> int:
         return next(i for i, s in enumerate(self.view["seats"]) if s["seat"] == seat)
@@ -231,10 +235,42 @@ class Evaluator:
         def score(work: Shoupai, d: str) -> float:
             return self.ev0(work, None, discarded + (d,)) if is_tenpai(work) else 0.0
 
+        total = self._over_draws(sp13, score)
+        if self.call_ev:
+            # A tile that brings tenpai may also come from another seat's river: a pon from any of
+            # the three, a chi from the seat on the left (majiang-ai's eval_fulou and weights).
+            # Only an open hand with a yaku on some wait counts, so this values the closed hands
+            # that can also be opened into a yaku hand, and makes calling compare with it.
+            for t in self.tingpai(sp13):
+                r = self.unseen(sp13, t)
+                if r:
+                    pon, chi = self.call_values(sp13, t, discarded)
+                    total += r * self.call_ev * (pon * 3 if pon > chi else pon * 2 + chi)
         # majiang-ai's widths (12 for tenpai, 72 here) on the tenpai score's scale.
-        total = self._over_draws(sp13, score) / 72.0
+        total /= 72.0
         self._ev1[key] = total
         return total
+
+    def call_values(self, sp13: Shoupai, t: str, discarded: tuple[str, ...] = ()) -> tuple[float, float]:
+        """The best open tenpai score (``ev0`` without riichi, 0 without a yaku) a pon of ``t``,
+        and a chi of it from the left, lead to after the best legal discard; calls that do not
+        bring ``sp13`` (one from tenpai) to tenpai score 0."""
+        key = _key(sp13) + (t,) + discarded
+        got = self._calls.get(key)
+        if got is not None:
+            return got
+        best = [0.0, 0.0]
+        for i, melds in enumerate((sp13.get_peng_mianzi(t + "+"), sp13.get_chi_mianzi(t + "-"))):
+            for m in melds or ():
+                called = sp13.clone().fulou(m, False)
+                for p in called.get_dapai() or ():
+                    h = after_discard(called, p)
+                    if is_tenpai(h):
+                        v = self.ev0(h, False, discarded + (kind(p),))
+                        if v > best[i]:
+                            best[i] = v
+        got = self._calls[key] = (best[0], best[1])
+        return got
 
     def _over_draws(self, sp13: Shoupai, score: Callable[[Shoupai, str], float]) -> float:
         """Over each kind t that lowers the shanten number of ``sp13``: its unseen copies x the best
