@@ -71,9 +71,10 @@ OPEN_THREAT = 0.5
 # yaku (``Evaluator.call_values``, majiang-ai's eval_fulou; 1 is majiang-ai's weight). All are off:
 # the strong level plays as the first pass measured it against majiang-ai (level with it: +0.085,
 # 95% CI -0.090 to +0.260, over 400 seats a side). Their self-play A/B runs and the runs against
-# majiang-ai are in docs/performance.md (issue 31, second and fourth passes): none separated from
+# majiang-ai are in docs/performance.md (issue 31, second, fourth and fifth passes): none separated from
 # the unchanged bot in self-play; against majiang-ai ``yakuhai_pon`` placed worse (+0.26 in mean
-# rank over 150 tables) and ``two_step`` the same (+0.100 over 200 tables).
+# rank over 150 tables), ``two_step`` the same (+0.100 over 200 tables) and ``call_ev`` worse (+0.200,
+# +0.026 to +0.374, over 200 tables: fifth pass).
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
                            "yakuhai_pon": 0.0, "two_step": 0.0, "call_ev": 0.0}
 
