@@ -14,7 +14,7 @@ from games.riichi.bots import strong
 from games.riichi.bots.value import Evaluator, after_discard
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.xiangting import xiangting
-from tests.riichi.bots.test_strong import new_game
+from tests.riichi.bots.test_strong import strong_decisions
 
 
 def _view() -> dict[str, Any]:
@@ -80,24 +80,17 @@ def _calls_by_definition(ev: Evaluator, sp13: Shoupai, t: str) -> tuple[float, f
 
 def test_call_values_match_their_definition_in_real_games() -> None:
     checked = 0
-    rng = random.Random(3)
-    for seed in range(80, 100):
-        table = new_game(seed)
-        while not table.is_over and checked < 40:
-            seat = table.to_act()[0]
-            view, legal = table.view(seat), table.legal_actions(seat)
+    for view, legal, sp in strong_decisions(range(80, 100)):
+        if any(a["type"] == "dapai" for a in legal):
             me = view["me"]
-            sp = Shoupai.from_string(me["shoupai"])
-            if any(a["type"] == "dapai" for a in legal):
-                ev = Evaluator(view, me, sp)
-                for p in sp.get_dapai() or []:
-                    after = after_discard(sp, p)
-                    if xiangting(after) == 1:
-                        for t in ev.tingpai(after):
-                            assert ev.call_values(after, t) == _calls_by_definition(ev, after, t), (me["shoupai"], p, t)
-                            checked += 1
-                        break
-            table.apply(seat, *strong.choose(view, legal, rng))
+            ev = Evaluator(view, me, sp)
+            for p in sp.get_dapai() or []:
+                after = after_discard(sp, p)
+                if xiangting(after) == 1:
+                    for t in ev.tingpai(after):
+                        assert ev.call_values(after, t) == _calls_by_definition(ev, after, t), (me["shoupai"], p, t)
+                        checked += 1
+                    break
         if checked >= 40:
             break
     assert checked >= 40
@@ -108,26 +101,21 @@ def test_with_call_values_the_bot_keeps_a_hand_it_can_open() -> None:
     one keeps the hand whose draws and calls are worth more, by the value it is built on."""
     call_ev = strong.make_choose(style={"call_ev": 1.0})
     differed = 0
-    for seed in range(100, 130):
-        table = new_game(seed)
-        rng = random.Random(seed)
-        while not table.is_over and differed < 3:
-            seat = table.to_act()[0]
-            view, legal = table.view(seat), table.legal_actions(seat)
-            me = view["me"]
-            sp = Shoupai.from_string(me["shoupai"])
-            plain = strong.choose(view, legal, random.Random(0))
-            if plain[0] == "dapai" and not strong._Decision(view, me, sp, True, True).threatened:
-                mine = call_ev(view, legal, random.Random(0))
-                if mine[0] == "dapai" and mine != plain:
-                    kept, other = after_discard(sp, mine[1][0]), after_discard(sp, plain[1][0])
-                    if xiangting(kept) == xiangting(other) == 1:
-                        differed += 1
-                        with_calls = Evaluator(view, me, sp)
-                        with_calls.call_ev = 1.0
-                        k, o = (mine[1][0][:2].replace("0", "5"),), (plain[1][0][:2].replace("0", "5"),)
-                        assert with_calls.ev1(kept, k) > with_calls.ev1(other, o), (me["shoupai"], plain, mine)
-                        without = Evaluator(view, me, sp)
-                        assert without.ev1(other, o) >= without.ev1(kept, k), (me["shoupai"], plain, mine)
-            table.apply(seat, *strong.choose(view, legal, rng))
+    for view, legal, sp in strong_decisions(range(100, 130)):
+        me = view["me"]
+        plain = strong.choose(view, legal, random.Random(0))
+        if plain[0] == "dapai" and not strong._Decision(view, me, sp, True, True).threatened:
+            mine = call_ev(view, legal, random.Random(0))
+            if mine[0] == "dapai" and mine != plain:
+                kept, other = after_discard(sp, mine[1][0]), after_discard(sp, plain[1][0])
+                if xiangting(kept) == xiangting(other) == 1:
+                    differed += 1
+                    with_calls = Evaluator(view, me, sp)
+                    with_calls.call_ev = 1.0
+                    k, o = (mine[1][0][:2].replace("0", "5"),), (plain[1][0][:2].replace("0", "5"),)
+                    assert with_calls.ev1(kept, k) > with_calls.ev1(other, o), (me["shoupai"], plain, mine)
+                    without = Evaluator(view, me, sp)
+                    assert without.ev1(other, o) >= without.ev1(kept, k), (me["shoupai"], plain, mine)
+                    if differed >= 3:
+                        break
     assert differed >= 3

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 from games.core.engine import Mode
 from games.riichi.bots import danger, house, strong
 from games.riichi.bots.levels import LEVELS
+from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.table import RiichiGame
 
 MODE = Mode(4, "Four players", 4)
@@ -29,6 +31,20 @@ def new_game(seed: int, rules: dict[str, Any] | None = None) -> RiichiGame:
     for seat, action, params in table.initial_actions():
         table.apply(seat, action, params)
     return table
+
+
+def strong_decisions(seeds: range) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]], Shoupai]]:
+    """Every decision of east-only games of four strong bots, one game per seed, as (view, legal,
+    the deciding seat's hand); each game goes on by the strong bot's choice once the caller has
+    looked (stop iterating to stop)."""
+    for seed in seeds:
+        table = new_game(seed)
+        rng = random.Random(seed)
+        while not table.is_over:
+            seat = table.to_act()[0]
+            view, legal = table.view(seat), table.legal_actions(seat)
+            yield view, legal, Shoupai.from_string(view["me"]["shoupai"])
+            table.apply(seat, *strong.choose(view, legal, rng))
 
 
 def is_legal(table: RiichiGame, seat: int, action: str, params: list[Any]) -> bool:

@@ -10,7 +10,7 @@ from games.riichi.bots import strong
 from games.riichi.bots.value import KINDS, Evaluator, after_discard, hand_counts
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.xiangting import xiangting
-from tests.riichi.bots.test_strong import new_game
+from tests.riichi.bots.test_strong import strong_decisions
 
 HANDS = 12  # closed hands two from tenpai, taken from real games' discard decisions
 
@@ -51,25 +51,17 @@ def two_step_by_definition(ev: Evaluator, sp13: Shoupai) -> float:
 
 def test_two_step_acceptance_matches_its_definition() -> None:
     checked = 0
-    rng = random.Random(5)
-    for seed in range(40, 60):
-        table = new_game(seed)
-        while not table.is_over and checked < HANDS:
-            seat = table.to_act()[0]
-            view, legal = table.view(seat), table.legal_actions(seat)
-            me = view["me"]
-            sp = Shoupai.from_string(me["shoupai"])
-            discards = [a["params"][0] for a in legal if a["type"] == "dapai" and not a.get("lizhi")]
-            if discards and sp.menqian and xiangting(sp) == 2:
-                ev = Evaluator(view, me, sp)
-                for p in discards:
-                    after = after_discard(sp, p)
-                    if xiangting(after) == 2:
-                        assert ev.far2(after) == two_step_by_definition(ev, after), (me["shoupai"], p)
-                        checked += 1
-                        break
-            action, params = strong.choose(view, legal, rng)
-            table.apply(seat, action, params)
+    for view, legal, sp in strong_decisions(range(40, 60)):
+        me = view["me"]
+        discards = [a["params"][0] for a in legal if a["type"] == "dapai" and not a.get("lizhi")]
+        if discards and sp.menqian and xiangting(sp) == 2:
+            ev = Evaluator(view, me, sp)
+            for p in discards:
+                after = after_discard(sp, p)
+                if xiangting(after) == 2:
+                    assert ev.far2(after) == two_step_by_definition(ev, after), (me["shoupai"], p)
+                    checked += 1
+                    break
         if checked >= HANDS:
             break
     assert checked == HANDS
@@ -80,24 +72,19 @@ def test_with_two_steps_the_bot_takes_the_discard_with_the_wider_second_step() -
     one keeps the hand whose second step is wider, and the one-step one the wider first step."""
     two_step = strong.make_choose(style={"two_step": 1.0})
     differed = 0
-    for seed in range(60, 70):
-        table = new_game(seed)
-        rng = random.Random(seed)
-        while not table.is_over and differed < 3:
-            seat = table.to_act()[0]
-            view, legal = table.view(seat), table.legal_actions(seat)
-            me = view["me"]
-            sp = Shoupai.from_string(me["shoupai"])
-            one = strong.choose(view, legal, random.Random(0))
-            # Unthreatened: no riichi and no open hand likely tenpai (then push/fold decides).
-            if (one[0] == "dapai" and sp.menqian and xiangting(sp) == 2
-                    and not strong._Decision(view, me, sp, True, True).threatened):
-                two = two_step(view, legal, random.Random(0))
-                if two != one:
-                    differed += 1
-                    ev = Evaluator(view, me, sp)
-                    mine, other = after_discard(sp, two[1][0]), after_discard(sp, one[1][0])
-                    assert ev.far2(mine) > ev.far2(other), (me["shoupai"], one, two)
-                    assert ev.far(other) >= ev.far(mine), (me["shoupai"], one, two)
-            table.apply(seat, *strong.choose(view, legal, rng))
+    for view, legal, sp in strong_decisions(range(60, 70)):
+        me = view["me"]
+        one = strong.choose(view, legal, random.Random(0))
+        # Unthreatened: no riichi and no open hand likely tenpai (then push/fold decides).
+        if (one[0] == "dapai" and sp.menqian and xiangting(sp) == 2
+                and not strong._Decision(view, me, sp, True, True).threatened):
+            two = two_step(view, legal, random.Random(0))
+            if two != one:
+                differed += 1
+                ev = Evaluator(view, me, sp)
+                mine, other = after_discard(sp, two[1][0]), after_discard(sp, one[1][0])
+                assert ev.far2(mine) > ev.far2(other), (me["shoupai"], one, two)
+                assert ev.far(other) >= ev.far(mine), (me["shoupai"], one, two)
+                if differed >= 3:
+                    break
     assert differed >= 3
