@@ -85,7 +85,8 @@ function dangerOf(figures, nameOf) {
  */
 export function mountReview(root, opts) {
   const { gameId, players, user, nameOf, visibleOf, jump } = opts;
-  // A seat nobody asked about has no review to read: not asked for (a 404 the console would show).
+  // A seat whose review nobody had asked for when the page was served has none to read, so its
+  // state is not fetched (that GET would be a 404, logged in the console).
   const asked = new Set(opts.reviewed || []);
   const seats = [...players].sort((a, b) => a.position - b.position);
   const own = seats.find((p) => user !== null && p.user === user);
