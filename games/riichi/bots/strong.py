@@ -74,7 +74,8 @@ OPEN_THREAT = 0.5
 # majiang-ai are in docs/performance.md (issue 31, second, fourth and fifth passes): none separated from
 # the unchanged bot in self-play; against majiang-ai ``yakuhai_pon`` placed worse (+0.26 in mean
 # rank over 150 tables), ``two_step`` the same (+0.100 over 200 tables) and ``call_ev`` worse (+0.200,
-# +0.026 to +0.374, over 200 tables: fifth pass).
+# +0.026 to +0.374, over 200 tables: fifth pass); ``far_calls`` +0.200 (-0.051 to +0.451) over
+# 100 tables.
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
                            "yakuhai_pon": 0.0, "two_step": 0.0, "call_ev": 0.0}
 
