@@ -68,16 +68,22 @@ OPEN_THREAT = 0.5
 # pons a value-honour pair even when the shanten number stays (see ``_choose_call``); ``two_step``
 # values a closed hand two from tenpai by two-step acceptance (``Evaluator.far2``); ``call_ev``
 # weighs, in a hand one from tenpai, the pons and chis its tiles allow into an open hand with a
-# yaku (``Evaluator.call_values``, majiang-ai's eval_fulou; 1 is majiang-ai's weight). All are off:
+# yaku (``Evaluator.call_values``, majiang-ai's eval_fulou; 1 is majiang-ai's weight); ``dama``
+# keeps a tenpai with a yaku dama once its dama value reaches that many points (the dealer 1.5
+# times as many: majiang-ai folds against a riichi only, so a dama hand's waits keep coming);
+# ``call_shapes`` weighs a far hand's improving tiles as majiang-ai does (x4 a pon into a yaku, x2
+# a chi into open tanyao: ``Evaluator._callable_acceptance``). All are off:
 # the strong level plays as the first pass measured it against majiang-ai (level with it: +0.085,
 # 95% CI -0.090 to +0.260, over 400 seats a side). Their self-play A/B runs and the runs against
-# majiang-ai are in docs/performance.md (issue 31, second, fourth and fifth passes): none separated from
+# majiang-ai are in docs/performance.md (issue 31, second, fourth, fifth and sixth passes): none separated from
 # the unchanged bot in self-play; against majiang-ai ``yakuhai_pon`` placed worse (+0.26 in mean
 # rank over 150 tables), ``two_step`` the same (+0.100 over 200 tables) and ``call_ev`` worse (+0.200,
 # +0.026 to +0.374, over 200 tables: fifth pass); ``far_calls`` +0.200 (-0.051 to +0.451) over
-# 100 tables.
+# 100 tables; ``dama`` 2000 +0.055 (-0.124 to +0.234) over 200 tables, and with ``call_shapes``
+# and ``far_calls`` COMBO over 200 tables (sixth pass).
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
-                           "yakuhai_pon": 0.0, "two_step": 0.0, "call_ev": 0.0}
+                           "yakuhai_pon": 0.0, "two_step": 0.0, "call_ev": 0.0, "dama": 0.0,
+                           "call_shapes": 0.0}
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
@@ -106,6 +112,7 @@ class _Decision:
         self.ev = Evaluator(view, me, sp)
         self.ev.call_weight = style["call_weight"]
         self.ev.call_ev = style["call_ev"]
+        self.ev.call_shapes = style["call_shapes"]
         self.value = value
         visible: Counter[str] = Counter(self.ev.public)
         visible.update(hand_counts(sp))
@@ -248,6 +255,8 @@ def _riichi_or_dama(d: _Decision, p: str) -> bool:
     if d.last and d.rank == 1:
         return False
     dealer = d.me["menfeng"] == 0
+    if d.style["dama"] and dama >= d.style["dama"] * (1.5 if dealer else 1.0):
+        return False
     if dama >= (11600 if dealer else 7700):
         return False
     if d.ev.paishu < 12 and dama >= 2000:

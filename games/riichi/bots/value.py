@@ -101,6 +101,7 @@ class Evaluator:
         self._xt: dict[tuple[Any, ...], int | float] = {}
         self._far2: dict[tuple[Any, ...], float] = {}
         self.call_weight = 0.0  # far(): the extra weight of a tile the hand could pon into a yaku
+        self.call_shapes = 0.0  # far(): majiang-ai's weights (pon x4, chi x2) instead
         self.call_ev = 0.0  # ev1(): the weight of the calls a tile allows (majiang-ai's eval_fulou: 1)
         self._calls: dict[tuple[Any, ...], tuple[float, float]] = {}
 
@@ -333,7 +334,9 @@ class Evaluator:
 
     def far(self, sp13: Shoupai) -> float:
         """Acceptance weighted with value, for a hand two or more from tenpai."""
-        if self.call_weight:
+        if self.call_shapes:
+            ukeire = self._callable_acceptance(sp13)
+        elif self.call_weight:
             b = sp13._bingpai
             ukeire = 0.0
             for t in self.tingpai(sp13):
@@ -344,6 +347,30 @@ class Evaluator:
         else:
             ukeire = sum(self.unseen(sp13, t) for t in self.tingpai(sp13))
         return ukeire * (1.0 + 0.15 * self.han_hint(sp13))
+
+    def _callable_acceptance(self, sp13: Shoupai) -> float:
+        """majiang-ai's far-hand acceptance: each improving tile's unseen copies, x4 when the hand
+        could pon it into a yaku hand (a value-honour pair; a pair of simples while open tanyao
+        is no slower than the hand), x2 when it could chi it into open tanyao (the left seat's
+        discard, with two simples beside it). A hand kept callable reaches an open tenpai when
+        the draws do not come."""
+        b = sp13._bingpai
+        tanyao = self.kuitan and self.tanyao_xiangting(sp13) <= self.xiangting(sp13)
+        total = 0.0
+        for t in self.tingpai(sp13):
+            r = self.unseen(sp13, t)
+            if not r:
+                continue
+            s, n = t[0], int(t[1])
+            w = 1.0
+            if b[s][n] >= 2 and (t in self.values or (tanyao and s != "z" and 2 <= n <= 8)):
+                w = 4.0
+            elif tanyao and s != "z" and 2 <= n <= 8 and any(
+                    2 <= i and j <= 8 and b[s][i] and b[s][j]
+                    for i, j in ((n - 2, n - 1), (n - 1, n + 1), (n + 1, n + 2))):
+                w = 2.0
+            total += r * w
+        return total
 
     def far2(self, sp13: Shoupai) -> float:
         """Two-step acceptance of a closed hand two from tenpai, weighted with value: over each
@@ -383,12 +410,7 @@ class Evaluator:
             if b["z"][int(v[1])] == 2 and 4 - self.public[v] - 2 > 0:
                 best = min(best, self.xiangting(sp) + 1)
                 break
-        if self.kuitan and not any(m[0] == "z" or any(c in "19" for c in m[1:] if c.isdigit()) for m in sp._fulou):
-            tmp = sp.clone()
-            for s in "mps":
-                tmp._bingpai[s][1] = tmp._bingpai[s][9] = 0
-            tmp._bingpai["z"] = [0] * 8
-            best = min(best, self.xiangting(tmp))
+        best = min(best, self.tanyao_xiangting(sp))
         if all(len(set(m[1:4].replace("0", "5"))) == 1 for m in sp._fulou):
             kezi = len(sp._fulou)
             duizi = 0
@@ -412,6 +434,18 @@ class Evaluator:
                         tmp._bingpai[o] = [0] * 10
                 best = min(best, self.xiangting(tmp))
         return best
+
+    def tanyao_xiangting(self, sp: Shoupai) -> int | float:
+        """Shanten towards tanyao (terminals and honours set aside), if the hand may still be
+        tanyao: no meld of terminals or honours, and open tanyao allowed for an open hand."""
+        if (not sp.menqian and not self.kuitan) or any(
+                m[0] == "z" or any(c in "19" for c in m[1:] if c.isdigit()) for m in sp._fulou):
+            return math.inf
+        tmp = sp.clone()
+        for s in "mps":
+            tmp._bingpai[s][1] = tmp._bingpai[s][9] = 0
+        tmp._bingpai["z"] = [0] * 8
+        return self.xiangting(tmp)
 
     # -- absolute figures -------------------------------------------------------------------------
 
