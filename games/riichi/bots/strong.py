@@ -72,7 +72,8 @@ OPEN_THREAT = 0.5
 # keeps a tenpai with a yaku dama once its dama value reaches that many points (the dealer 1.5
 # times as many: majiang-ai folds against a riichi only, so a dama hand's waits keep coming);
 # ``call_shapes`` weighs a far hand's improving tiles as majiang-ai does (x4 a pon into a yaku, x2
-# a chi into open tanyao: ``Evaluator._callable_acceptance``). All are off:
+# a chi into open tanyao: ``Evaluator._callable_acceptance``); ``riichi_always`` declares riichi
+# whenever the discard chosen allows it, as majiang-ai does. All are off:
 # the strong level plays as the first pass measured it against majiang-ai (level with it: +0.085,
 # 95% CI -0.090 to +0.260, over 400 seats a side). Their self-play A/B runs and the runs against
 # majiang-ai are in docs/performance.md (issue 31, second, fourth, fifth and sixth passes): none separated from
@@ -80,10 +81,11 @@ OPEN_THREAT = 0.5
 # rank over 150 tables), ``two_step`` the same (+0.100 over 200 tables) and ``call_ev`` worse (+0.200,
 # +0.026 to +0.374, over 200 tables: fifth pass); ``far_calls`` +0.200 (-0.051 to +0.451) over
 # 100 tables; ``dama`` 2000 +0.055 (-0.124 to +0.234) over 200 tables, and with ``call_shapes``
-# and ``far_calls`` COMBO over 200 tables (sixth pass).
+# and ``far_calls`` +0.118 (-0.128 to +0.365) over 110 tables; ``riichi_always``
+# is being measured (sixth pass).
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
                            "yakuhai_pon": 0.0, "two_step": 0.0, "call_ev": 0.0, "dama": 0.0,
-                           "call_shapes": 0.0}
+                           "call_shapes": 0.0, "riichi_always": 0.0}
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
@@ -370,7 +372,7 @@ def make_choose(defence: bool = True, noise: float = 0.0, value: bool = True,
                 if m is not None:
                     return ("gang", [m])
             p = _choose_discard(d, options, riichi, rng, noise)
-            if p in riichi and _riichi_or_dama(d, p):
+            if p in riichi and (d.style["riichi_always"] or _riichi_or_dama(d, p)):
                 return ("dapai", [riichi[p]])
             if p not in discards:  # only riichi discards were legal (cannot happen in practice)
                 return ("dapai", [riichi[p]])

@@ -1,7 +1,8 @@
-"""Two knobs of the strong bot (``strong.STYLE``, off in the strong level; docs/performance.md,
+"""Three knobs of the strong bot (``strong.STYLE``, off in the strong level; docs/performance.md,
 issue 31, sixth pass): ``dama`` keeps a tenpai with a yaku dama once it is worth the threshold
-(majiang-ai reads no dama hand), and ``call_shapes`` weighs a far hand's improving tiles by the
-calls they allow, as majiang-ai does (x4 a pon into a yaku, x2 a chi into open tanyao)."""
+(majiang-ai reads no dama hand), ``riichi_always`` declares riichi whenever the discard allows it
+(as majiang-ai does), and ``call_shapes`` weighs a far hand's improving tiles by the calls they
+allow, as majiang-ai does (x4 a pon into a yaku, x2 a chi into open tanyao)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,25 @@ def test_dama_keeps_a_yaku_tenpai_worth_the_threshold_dama_and_changes_nothing_e
                 assert with_knob == default, (me["shoupai"], p)
                 kept += default
     assert flipped and kept, (flipped, kept)
+
+
+def test_riichi_always_declares_riichi_with_every_discard_that_allows_it() -> None:
+    always = strong.make_choose(style={"riichi_always": 1.0})
+    declared = 0
+    for view, legal, _ in strong_decisions(range(88, 96)):
+        riichi = {a["params"][0] for a in legal if a["type"] == "dapai" and a.get("lizhi")}
+        if not riichi:
+            continue
+        plain = strong.choose(view, legal, random.Random(0))
+        knob = always(view, legal, random.Random(0))
+        # The same tile goes; with the knob sideways whenever that tile allows riichi.
+        assert knob[0] == plain[0] == "dapai" and knob[1][0].rstrip("*") == plain[1][0].rstrip("*")
+        if plain[1][0].rstrip("*") + "*" in riichi:
+            assert knob[1][0] in riichi, (view["me"]["shoupai"], plain, knob)
+            declared += plain[1][0] not in riichi
+        else:
+            assert knob == plain  # a discard that gives tenpai up (a fold) stays as it was
+    assert declared, "the strong level stays dama somewhere in these games"
 
 
 def callable_acceptance_by_definition(ev: Evaluator, sp13: Shoupai) -> float:
