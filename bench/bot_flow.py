@@ -8,8 +8,10 @@ score change of each hand into: a win (by the winner's hand when it won: riichi,
 or a closed hand without riichi, "dama"; by ron or tsumo), a payment (to a ron or a tsumo, by
 the winner's side), a riichi stick put down, a draw's tenpai payments. House seats are the
 ``house-`` accounts, the rest majiang-ai's. Each figure is points per seat-hand of the side
-(a side's two seats over every hand of every game), so the categories add up to the side's mean
-score change per hand. The last line printed is one JSON object.
+(a side's two seats over every hand of every game). The categories add up to the side's mean
+score change per hand but for the riichi sticks still on the table when a game ends (they go by
+the rule's end-of-game settlement, which the paifu's hands do not show). The last line printed is
+one JSON object.
 """
 
 from __future__ import annotations
