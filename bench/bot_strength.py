@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bot_strength.py --tables 26 [--parallel 6] [--preset tenhou] [--seed 0]
         [--call-floor-ms 0] [--stall-seconds 300] [--table-timeout 1200] [--workdir DIR]
-        [--house-bot MODULE:FUNCTION]
+        [--house-bot MODULE:FUNCTION] [--duplicate]
     .venv/bin/python bench/bot_strength.py --levels strong,intermediate,beginner [--tables 100] [--parallel 2]
         (the levels against each other on the engine alone, no server: bench/bot_levels.py)
 
@@ -32,6 +32,15 @@ number of tables each side has sat at every position equally often: H M H M / M 
 H H M M / M M H H, M H H M / H M M H (H: house bot, M: majiang-ai). The pairs mix who sits
 upstream of whom (who discards to whom for a chi) as well. ``--seed`` only shuffles the order of
 the three pairs; the walls are drawn by the server (its CSPRNG), so runs are not repeatable.
+
+``--duplicate`` deals both tables of each complementary pair from one seed (the server child is
+started with ``ALLOW_DEAL_SEED=1``, and each table's rules name its ``deal_seed``, drawn from
+``--seed`` and the pair's number): the same first dealer and the same wall for every hand, seat
+for seat, with the sides swapped. The seat a good deal favours is one side's at one table and
+the other's at the other, so the luck of the deal largely cancels in the pair's mean; the play
+still diverges once the two sides' choices differ. The figures then add the difference per pair
+(``paired_rank_difference``: the mean of the two tables' differences, the interval over pairs
+both of whose tables finished; a failed table's replacement keeps its pattern and its seed).
 
 Up to ``--parallel`` tables play at once until ``--tables`` games have finished. A table whose
 majiang-bot exits before the game is over, whose game makes no move for ``--stall-seconds``,
@@ -100,6 +109,11 @@ DRAIN_SECONDS = 20.0  # after the game, a majiang-bot logs out and exits; one st
 Z95 = 1.96
 
 
+def deal_seeds(tables: int, seed: int) -> list[int]:
+    """--duplicate: one deal seed per complementary pair of tables (tables 2k and 2k + 1)."""
+    return [random.Random(f"deal:{seed}:{n // 2}").randrange(2**63) for n in range(tables)]
+
+
 def seating_plan(tables: int, seed: int) -> list[str]:
     """The seating pattern of each table: the three complementary pairs, in an order ``seed``
     shuffles, repeated; each pair kept together so any even count is balanced by position."""
@@ -123,6 +137,7 @@ class Table:
     last_seq: int = -1
     last_progress: float = 0.0  # when the game's seq last moved (monotonic)
     seconds: float | None = None  # from the bots' start to the game's end
+    deal_seed: int | None = None  # --duplicate: the seed both tables of the pair are dealt from
     failure: str | None = None
     seats: list[dict[str, Any]] = field(default_factory=list)  # per position, once finished
     hands: int = 0
@@ -144,7 +159,10 @@ def http_reason(error: Exception) -> str:
 def set_up(table: Table, port: int, preset: str, workdir: Path) -> None:
     """Open the table over REST, seat it as its pattern says, and start its two majiang-bots."""
     (host, host_token), (guest, guest_token) = table.users
-    game = post(port, host_token, "games/", {"game_type": "riichi", "mode": 4, "rules": {"preset": preset}})
+    rules: dict[str, Any] = {"preset": preset}
+    if table.deal_seed is not None:
+        rules["deal_seed"] = table.deal_seed
+    game = post(port, host_token, "games/", {"game_type": "riichi", "mode": 4, "rules": rules})
     table.game_id = game_id = game["id"]
     post(port, guest_token, f"games/{game_id}/join/", {})
     post(port, host_token, f"games/{game_id}/add-bot/", {})
@@ -333,6 +351,22 @@ def difference(tables: list[Table], key: str) -> dict[str, Any]:
     return figures
 
 
+def paired_difference(tables: list[Table], key: str) -> dict[str, Any]:
+    """--duplicate: per pair of tables dealt alike, both finished, the mean of their two per-table
+    differences (house minus majiang-ai); the interval over pairs."""
+    by_seed: dict[int, list[Table]] = {}
+    for table in tables:
+        if table.deal_seed is not None:
+            by_seed.setdefault(table.deal_seed, []).append(table)
+    diffs = []
+    for pair in by_seed.values():
+        if len(pair) == 2 and {t.pattern for t in pair} in [set(p) for p in PATTERN_PAIRS]:
+            diffs.append(difference(pair, key)["mean"])
+    figures = interval(diffs)
+    figures["pairs"] = figures.pop("n")
+    return figures
+
+
 def figures_of(tables: list[Table], args: argparse.Namespace, seconds: float, tracebacks: list[str],
                interrupted: bool) -> dict[str, Any]:
     """Every figure of the run as one dict (the JSON line)."""
@@ -364,6 +398,12 @@ def figures_of(tables: list[Table], args: argparse.Namespace, seconds: float, tr
         "rank_difference": {"per": "table: house mean rank minus majiang-ai mean rank", **difference(done, "rank")},
         "points_difference": {"per": "table: house mean points minus majiang-ai mean points",
                               **difference(done, "point")},
+        "duplicate": args.duplicate,
+        **({"paired_rank_difference": {"per": "pair of tables dealt alike, sides swapped: the mean of the two "
+                                                "tables' rank differences", **paired_difference(done, "rank")},
+            "paired_points_difference": {"per": "pair of tables dealt alike: the mean of the two tables' points "
+                                                  "differences", **paired_difference(done, "point")}}
+           if args.duplicate else {}),
         "hands": sum(t.hands for t in done),
         "hands_per_game": round(statistics.fmean(t.hands for t in done), 2) if done else None,
         "end_reasons": dict(Counter(t.end_reason for t in done)),
@@ -412,6 +452,12 @@ def describe(f: dict[str, Any]) -> list[str]:
         lines.append(f"  per table, house minus majiang-ai: mean rank {r['mean']:+.3f} (95% CI {ci(r['ci95'])}), "
                      f"points {p['mean']:+.2f} (95% CI {ci(p['ci95'], 2)}) over {r['tables']} tables "
                      "(negative rank: the house bot places better)")
+    q = f.get("paired_rank_difference")
+    if q and q["pairs"]:
+        pp = f["paired_points_difference"]
+        lines.append(f"  per pair of tables dealt alike (sides swapped), house minus majiang-ai: mean rank "
+                     f"{q['mean']:+.3f} (95% CI {ci(q['ci95'])}), points {pp['mean']:+.2f} "
+                     f"(95% CI {ci(pp['ci95'], 2)}) over {q['pairs']} pairs")
     lines.append("  intervals: mean ± 1.96 SE over tables (each table's mean for the side); points are the "
                  "result's placement points (uma, oka), score change is final minus starting score")
     for failure in f["failures"]:
@@ -441,27 +487,33 @@ def play(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     env = {"CALL_FLOOR_MS": str(args.call_floor_ms), "BENCH_PREFIX": PREFIX, "BENCH_USERS": str(users)}
     if args.house_bot:
         env["RIICHI_HOUSE_BOT"] = args.house_bot
+    if args.duplicate:
+        env["ALLOW_DEAL_SEED"] = "1"
     with serve(workdir, SETUP, cribbage=False, quiet=True, env=env) as served:
         port = served.http_port
         tokens = json.loads(served.setup_output.strip().splitlines()[-1])
         database = Database(workdir / "db.sqlite3")
 
-        def new_table(pattern: str) -> Table:
+        def new_table(pattern: str, deal_seed: int | None) -> Table:
             # Fresh users for every table, a replacement's too: a failed table's game may still be
             # played out by the server, with its users seated there.
             index = len(tables)
             names = (f"{PREFIX}{2 * index}", f"{PREFIX}{2 * index + 1}")
-            tables.append(Table(index, pattern, ((names[0], tokens[names[0]]), (names[1], tokens[names[1]]))))
+            tables.append(Table(index, pattern, ((names[0], tokens[names[0]]), (names[1], tokens[names[1]])),
+                                deal_seed=deal_seed))
             return tables[-1]
 
-        pending, running = deque(new_table(pattern) for pattern in seating_plan(args.tables, args.seed)), []
+        seeds: list[int | None] = list(deal_seeds(args.tables, args.seed)) if args.duplicate else [None] * args.tables
+        pending = deque(new_table(pattern, seeds[n]) for n, pattern in enumerate(seating_plan(args.tables, args.seed)))
+        running: list[Table] = []
 
         def failed(table: Table) -> None:
             nonlocal spares
             if spares:
-                # The replacement keeps the pattern, so the seats stay balanced by position.
+                # The replacement keeps the pattern (and the deal seed), so the seats stay balanced
+                # by position (and the pair dealt alike).
                 spares -= 1
-                pending.append(replacement := new_table(table.pattern))
+                pending.append(replacement := new_table(table.pattern, table.deal_seed))
                 print(f"  table {replacement.index} replaces it", flush=True)
 
         try:
@@ -519,7 +571,11 @@ def main() -> None:
                         help="a new folder for the server's files and logs, kept (default: a temporary one, removed)")
     parser.add_argument("--house-bot", default=None, metavar="MODULE:FUNCTION",
                         help="the chooser the house seats play with (default: the registry's house bot)")
+    parser.add_argument("--duplicate", action="store_true",
+                        help="deal both tables of each complementary pair alike (needs an even --tables)")
     args = parser.parse_args()
+    if args.duplicate and args.tables % 2:
+        parser.error("--duplicate plays tables in pairs: give an even --tables")
     if args.house_bot:
         module, _, name = args.house_bot.partition(":")
         try:

@@ -128,6 +128,9 @@ DATABASE_THREADS = int(os.environ.get(
 # an automatic pass, a bot's instant answer and a person's quick decline then look the same to
 # the table (docs/riichi-table.md, "The timing rule"). 0 turns it off.
 CALL_FLOOR_MS = int(os.environ.get("CALL_FLOOR_MS", "600"))
+# Bot benches only: tables may name the seed they are dealt from (games/service/lobby.py's
+# DEAL_SEED). Off unless ALLOW_DEAL_SEED=1: a named seed makes every wall known to whoever named it.
+ALLOW_DEAL_SEED = os.environ.get("ALLOW_DEAL_SEED", "") == "1"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's backend with writers queued in the process (config/sqlite/base.py).
     DATABASES["default"]["ENGINE"] = "config.sqlite"

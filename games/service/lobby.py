@@ -41,6 +41,12 @@ MAX_CLOCK_SECONDS = 24 * 3600
 # that a spectator still sees the game being played.
 MAX_SPECTATOR_DELAY = 900
 RESERVED_RULES = frozenset({"tile_bag", "host_seat", "imported", "hand_end_ack"})
+# A bot bench's table is dealt from the seed it names here, so that two tables with the seats
+# swapped get the same walls and the luck of the deal cancels (bench/bot_strength.py --duplicate).
+# Only a server started with ALLOW_DEAL_SEED takes it: on any other, a host who named the seed
+# could work out every wall. The key never reaches the engine, and leaves the rules at the start.
+DEAL_SEED = "deal_seed"
+DEAL_SEED_LIMIT = 2**63
 # An adjourned game changes only by a player's return (games/service/abandon.py) or an abort: a forfeit
 # would make the server play a seat while play is stopped.
 
@@ -62,7 +68,8 @@ def setup_state(game: Game, seats: list[Seat] | None = None,
         "host": game.host_id,
         "status": game.status,
         "version": game.setup_version,
-        "rules": game.rules,
+        # A bench's deal seed stays with the server: whoever read it could work out the walls.
+        "rules": {key: value for key, value in game.rules.items() if key != DEAL_SEED},
         # The clock, as CreateGame set it, so everyone sees what they accept.
         "time_start": game.time_start,
         "time_increment": game.time_increment,
@@ -147,6 +154,13 @@ def _check_rules(game_type: GameType, mode: Mode, rules: dict[str, Any]) -> None
     if RESERVED_RULES & rules.keys():
         # These decide the tile bag and seating of imported games; a host must not pick them.
         raise GameError("InvalidRules", f"rules may not set {sorted(RESERVED_RULES & rules.keys())}")
+    if DEAL_SEED in rules:
+        if not settings.ALLOW_DEAL_SEED:
+            raise GameError("InvalidRules", f"{DEAL_SEED} is for bot benches: this server does not take it")
+        seed = rules[DEAL_SEED]
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < DEAL_SEED_LIMIT:
+            raise GameError("InvalidRules", f"{DEAL_SEED} is a whole number from 0 to {DEAL_SEED_LIMIT - 1}")
+        rules = {key: value for key, value in rules.items() if key != DEAL_SEED}
     try:
         # The engine owns its rule options: building one game checks them now, not at the start.
         game_type.engine_class().create(mode=mode, seed=0, rules=rules)
@@ -529,8 +543,12 @@ def _maybe_start(game: Game) -> None:
     if host is not None and host.position:
         # The host's seat starts the game (Acquire's StartGame belongs to the host).
         game.rules = {**game.rules, "host_seat": host.position}
-    game.rules = {**game.rules, **_game_type(game).start_rules}
-    game.seed = secrets.randbits(63)
+    rules = dict(game.rules)
+    deal_seed = rules.pop(DEAL_SEED, None)
+    game.rules = {**rules, **_game_type(game).start_rules}
+    # A named deal seed was checked when it was set; a server restarted without ALLOW_DEAL_SEED
+    # since then deals at random all the same.
+    game.seed = deal_seed if deal_seed is not None and settings.ALLOW_DEAL_SEED else secrets.randbits(63)
     game.status = Status.ACTIVE
     game.started = timezone.now()
     game.save(update_fields=["seed", "status", "started", "rules"])

@@ -1,5 +1,6 @@
-"""The bot benches' own logic: bench/bot_offence.py's passive table and hand counts, and
-bench/bot_flow.py's sorting of score changes."""
+"""The bot benches' own logic: bench/bot_offence.py's passive table and hand counts,
+bench/bot_flow.py's sorting of score changes, and bench/bot_strength.py's pairs of tables dealt
+alike."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
 import bot_flow  # noqa: E402
 import bot_offence  # noqa: E402
+import bot_strength  # noqa: E402
 
 from games.riichi.bots import strong  # noqa: E402
 
@@ -53,3 +55,36 @@ def test_flow_sorts_each_score_change() -> None:
     assert figures["house"] == {"riichi stick": -250.0, "won: riichi, ron": 2250.0, "draw": (3000 - 1000) / 4,
                                 "total": 2500.0}
     assert figures["majiang_ai"] == {"paid: ron to house": -2000.0, "draw": -2000 / 4, "total": -2500.0}
+
+
+def test_duplicate_pairs_are_dealt_alike_with_the_sides_swapped() -> None:
+    seeds, plan = bot_strength.deal_seeds(12, 3), bot_strength.seating_plan(12, 3)
+    swap = str.maketrans("HM", "MH")
+    for k in range(6):
+        assert seeds[2 * k] == seeds[2 * k + 1]
+        assert plan[2 * k + 1] == plan[2 * k].translate(swap)
+    assert len(set(seeds)) == 6 and all(0 <= s < 2**63 for s in seeds)
+    assert bot_strength.deal_seeds(12, 4) != seeds
+
+
+def _table(index: int, pattern: str, ranks: str, seed: int) -> bot_strength.Table:
+    table = bot_strength.Table(index, pattern, (("a", "t"), ("b", "t")), deal_seed=seed)
+    table.seats = [{"side": side, "rank": int(rank), "point": 10.0 * (2.5 - int(rank))}
+                   for side, rank in zip(pattern, ranks, strict=True)]
+    return table
+
+
+def test_the_paired_difference_is_over_pairs_both_of_whose_tables_finished() -> None:
+    tables = [
+        _table(0, "HMHM", "1234", 5),  # house ranks 1 and 3, majiang-ai 2 and 4: -1
+        _table(1, "MHMH", "1234", 5),  # house 2 and 4: +1; the pair's mean 0
+        _table(2, "HHMM", "1243", 6),  # house 1 and 2: -2
+        _table(3, "MMHH", "1234", 6),  # house 3 and 4: +2; the pair's mean 0
+        _table(4, "MHHM", "4123", 7),  # house 1 and 2 against 4 and 3: -2; its partner failed
+    ]
+    paired = bot_strength.paired_difference(tables, "rank")
+    assert paired["pairs"] == 2 and paired["mean"] == 0.0
+    tables[1].seats = [{"side": s, "rank": r, "point": 0.0} for s, r in zip("MHMH", (4, 1, 3, 2), strict=True)]
+    # The first pair: -1 and (1.5 - 3.5) = -2, so -1.5; the second still 0.
+    assert bot_strength.paired_difference(tables, "rank")["mean"] == -0.75
+    assert bot_strength.difference(tables, "rank")["tables"] == 5
