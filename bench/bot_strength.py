@@ -35,10 +35,12 @@ the three pairs; the walls are drawn by the server (its CSPRNG), so runs are not
 
 ``--duplicate`` deals both tables of each complementary pair from one seed (the server child is
 started with ``ALLOW_DEAL_SEED=1``, and each table's rules name its ``deal_seed``, drawn from
-``--seed`` and the pair's number): the same first dealer and the same wall for every hand, seat
-for seat, with the sides swapped. The seat a good deal favours is one side's at one table and
-the other's at the other, so the luck of the deal largely cancels in the pair's mean; the play
-still diverges once the two sides' choices differ. The figures then add the difference per pair
+``--seed`` and the pair's number): the same first dealer, and each hand's wall drawn from the
+seed and the hand's round, dealer and counters (``walls_by_hand``, docs/riichi-table.md), so
+whenever the two tables reach the same hand they are dealt it alike, seat for seat, with the
+sides swapped. The seat a good deal favours is one side's at one table and the other's at the
+other, so the luck of the deal cancels in the pair's mean as far as the play lets it: within a
+hand the draws part once a call differs. The figures then add the difference per pair
 (``paired_rank_difference``: the mean of the two tables' differences, the interval over pairs
 both of whose tables finished; a failed table's replacement keeps its pattern and its seed).
 
@@ -303,7 +305,9 @@ def interval(values: list[float]) -> dict[str, Any]:
     if not n:
         return {"n": 0, "mean": None, "se": None, "ci95": None}
     mean = statistics.fmean(values)
-    se = statistics.stdev(values) / math.sqrt(n) if n > 1 else math.nan
+    if n < 2:  # no spread from one value (and NaN is no JSON)
+        return {"n": n, "mean": round(mean, 4), "se": None, "ci95": None}
+    se = statistics.stdev(values) / math.sqrt(n)
     return {"n": n, "mean": round(mean, 4), "se": round(se, 4),
             "ci95": [round(mean - Z95 * se, 4), round(mean + Z95 * se, 4)]}
 

@@ -34,6 +34,9 @@ class GameType:
     # Platform rules the lobby adds when it starts a game of this type (reserved: hosts cannot
     # set them); its engine reads them. A game started before one was added replays without it.
     start_rules: dict[str, Any] = field(default_factory=dict)
+    # Platform rules added as well when the table named its deal seed (a bot bench's, lobby.DEAL_SEED):
+    # how the game deals so that two tables reaching the same point are dealt alike.
+    deal_seed_rules: dict[str, Any] = field(default_factory=dict)
     # "module:function" writing a finished game's native record from (game, engine at its end,
     # the seated seats in position order, users loaded): (format, version, document).
     record_path: str | None = None
@@ -97,7 +100,7 @@ GAME_TYPES: dict[str, GameType] = {
         GameType("acquire", "Acquire", ACQUIRE_MODES, "games.acquire.engine.game:AcquireGame",
                  "games.acquire.bots.house:choose", record_path="games.acquire.records.review_io:native_record"),
         GameType("riichi", "Riichi mahjong", (Mode(4, "Four players", 4),), "games.riichi.engine.table:RiichiGame",
-                 RIICHI_HOUSE_BOT, start_rules={"hand_end_ack": True},
+                 RIICHI_HOUSE_BOT, start_rules={"hand_end_ack": True}, deal_seed_rules={"walls_by_hand": True},
                  record_path="games.riichi.records.paifu_io:native_record",
                  levels_path="games.riichi.bots.levels:LEVELS"),
         GameType(

@@ -40,7 +40,7 @@ MAX_CLOCK_SECONDS = 24 * 3600
 # Spectators watch at most this late: enough to keep anyone from coaching a player, short enough
 # that a spectator still sees the game being played.
 MAX_SPECTATOR_DELAY = 900
-RESERVED_RULES = frozenset({"tile_bag", "host_seat", "imported", "hand_end_ack"})
+RESERVED_RULES = frozenset({"tile_bag", "host_seat", "imported", "hand_end_ack", "walls_by_hand"})
 # A bot bench's table is dealt from the seed it names here, so that two tables with the seats
 # swapped get the same walls and the luck of the deal cancels (bench/bot_strength.py --duplicate).
 # Only a server started with ALLOW_DEAL_SEED takes it: on any other, a host who named the seed
@@ -545,10 +545,11 @@ def _maybe_start(game: Game) -> None:
         game.rules = {**game.rules, "host_seat": host.position}
     rules = dict(game.rules)
     deal_seed = rules.pop(DEAL_SEED, None)
-    game.rules = {**rules, **_game_type(game).start_rules}
+    named = deal_seed is not None and settings.ALLOW_DEAL_SEED
+    game.rules = {**rules, **_game_type(game).start_rules, **(_game_type(game).deal_seed_rules if named else {})}
     # A named deal seed was checked when it was set; a server restarted without ALLOW_DEAL_SEED
     # since then deals at random all the same.
-    game.seed = deal_seed if deal_seed is not None and settings.ALLOW_DEAL_SEED else secrets.randbits(63)
+    game.seed = deal_seed if named else secrets.randbits(63)
     game.status = Status.ACTIVE
     game.started = timezone.now()
     game.save(update_fields=["seed", "status", "started", "rules"])

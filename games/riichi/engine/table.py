@@ -72,10 +72,15 @@ HAND_END_ACK = "hand_end_ack"
 # ``rules["imported"]`` = ``{"walls": [[136 tiles] per hand], "qijia": first dealer, "title": ...}``
 # (reserved: games.service.lobby.RESERVED_RULES), and ``create`` deals from them.
 IMPORTED = "imported"
+# A platform rule the lobby sets on a game dealt from a named seed (a bot bench's pair of tables,
+# games/service/lobby.py's DEAL_SEED): each hand's wall comes from the seed and the hand's round,
+# dealer and counters (場風, 局, 本場) instead of the seed's next draw, so two tables whose play
+# differs are still dealt alike whenever they reach the same hand.
+WALLS_BY_HAND = "walls_by_hand"
 # Keys of a table's rules that are not Majiang.rule() overrides: those the platform itself puts
 # there (games.service.lobby.RESERVED_RULES, which hosts may not set) and the rule preset a host may name
 # (games/riichi/engine/presets.py), expanded under the table's overrides.
-PLATFORM_RULES = ("host_seat", "tile_bag", IMPORTED, HAND_END_ACK, PRESET_KEY)
+PLATFORM_RULES = ("host_seat", "tile_bag", IMPORTED, HAND_END_ACK, PRESET_KEY, WALLS_BY_HAND)
 _ANKAN = re.compile(r"[mpsz][0-9]{4}\Z")
 ACTIONS = ("kaiju", "dapai", "fulou", "gang", "hule", "pingju", "daopai", "pass")
 
@@ -198,6 +203,7 @@ class RiichiGame:
         host = rules.pop("host_seat", 0)  # set by the lobby: the host's seat starts the game
         hand_end_ack = bool(rules.pop(HAND_END_ACK, False))  # set by the lobby on every new game
         imported = rules.get(IMPORTED) or {}
+        by_hand = bool(rules.get(WALLS_BY_HAND))
         preset = rules.get(PRESET_KEY, DEFAULT_PRESET)
         base = get_preset(preset).overrides  # an unknown preset is a ValueError, like a bad rule
         for key in PLATFORM_RULES:
@@ -208,9 +214,15 @@ class RiichiGame:
                        title=imported.get("title", TITLE), host=host, preset=preset, hand_end_ack=hand_end_ack)
         rng = random.Random(seed)
         qijia = int(rng.random() * 4)
+
+        def shan(game: Game) -> Shan:
+            if by_hand:
+                # The seed and the hand's place in the game: no two hands of one game share it.
+                return Shan.shuffled(rule, random.Random(f"{seed}:{game.zhuangfeng}:{game.jushu}:{game.changbang}"))
+            return Shan.shuffled(rule, rng)
+
         # The title goes to every client in ``kaiju``: it must carry nothing the walls derive from.
-        return cls(rule, shan=lambda game: Shan.shuffled(rule, rng), qijia=qijia, title=TITLE, host=host,
-                   preset=preset, hand_end_ack=hand_end_ack)
+        return cls(rule, shan=shan, qijia=qijia, title=TITLE, host=host, preset=preset, hand_end_ack=hand_end_ack)
 
     @classmethod
     def from_walls(

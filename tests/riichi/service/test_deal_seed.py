@@ -1,12 +1,17 @@
 """A bot bench's named deal seed (``rules["deal_seed"]``, games/service/lobby.py's DEAL_SEED):
 refused unless the server allows it; where allowed, two tables naming one seed are dealt the same
-walls seat for seat, and the seed is shown to nobody."""
+walls seat for seat, hand by hand (``walls_by_hand``: each hand's wall from the seed and the
+hand's round, dealer and counters), and the seed is shown to nobody."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
+from games.core.engine import Mode
 from games.core.errors import GameError
+from games.riichi.engine.table import WALLS_BY_HAND, RiichiGame
 from games.service import lobby, reads
 from games.service.lobby import DEAL_SEED
 
@@ -52,8 +57,9 @@ def test_tables_naming_one_seed_are_dealt_alike_and_nobody_sees_it(riichi_table,
     assert first.seed == second.seed == seed and other.seed == seed - 1
     assert hands(first, first_users) == hands(second, second_users)
     assert hands(first, first_users) != hands(other, other_users)
-    # The key leaves the rules at the start, and the engine never sees it.
+    # The key leaves the rules at the start, and the engine never sees it; the walls go by hand.
     assert first.rules.get(DEAL_SEED) is None and first.rules["preset"] == "tenhou"
+    assert first.rules[WALLS_BY_HAND] is True
     for p in range(4):
         assert str(seed) not in str(reads.snapshot(first, first_users[p]))
 
@@ -78,3 +84,29 @@ def test_a_server_restarted_without_the_setting_deals_at_random(make_user, setti
         lobby.accept(user, game.id)
     game.refresh_from_db()
     assert game.status == "active" and game.seed != 99 and DEAL_SEED not in game.rules
+    assert WALLS_BY_HAND not in game.rules
+
+
+def test_a_host_may_not_ask_for_walls_by_hand(make_user, settings):
+    settings.ALLOW_DEAL_SEED = True
+    with pytest.raises(GameError) as refused:
+        lobby.create_table(make_user(), "riichi", 4, rules={WALLS_BY_HAND: True})
+    assert refused.value.code == "InvalidRules"
+
+
+def walls(rules: dict, hands: list[tuple[int, int, int]]) -> list[list[str]]:
+    """The walls a game from seed 5 deals for hands at (round wind, hand, counters), in order."""
+    game = RiichiGame.create(mode=Mode(4, "Four players", 4), seed=5, rules=rules).game
+    return [game._shan_factory(SimpleNamespace(zhuangfeng=z, jushu=j, changbang=c))._pai for z, j, c in hands]
+
+
+def test_walls_by_hand_deal_each_hand_from_its_place_in_the_game() -> None:
+    by_hand = {WALLS_BY_HAND: True}
+    plain = walls(by_hand, [(0, 0, 0), (0, 1, 0), (0, 1, 1)])
+    # East 2 dealt after a dealer's repeat in East 1, or straight after East 1: the same wall.
+    renchan = walls(by_hand, [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1)])
+    assert renchan[0] == plain[0] and renchan[2] == plain[1] and renchan[3] == plain[2]
+    assert len({tuple(w) for w in renchan}) == 4
+    # Without the rule the walls are the seed's successive draws, whatever the hand.
+    sequential = walls({}, [(0, 0, 0), (0, 0, 1), (0, 1, 0)])
+    assert sequential[2] != plain[1] and sequential == walls({}, [(1, 3, 9), (0, 0, 0), (0, 0, 0)])
