@@ -85,7 +85,7 @@ OPEN_THREAT = 0.5
 # to +0.253) over 200 tables (sixth pass).
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
                            "yakuhai_pon": 0.0, "two_step": 0.0, "call_ev": 0.0, "dama": 0.0,
-                           "call_shapes": 0.0, "riichi_always": 0.0}
+                           "call_shapes": 0.0, "riichi_always": 0.0, "back_calls": 0.0}
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
@@ -290,7 +290,7 @@ def _choose_call(d: _Decision, calls: list[str]) -> str | None:
         top_ev = -1.0
         for p in dapai:
             h = after_discard(after, p)
-            yx = ev.yaku_xiangting(h)
+            yx = ev.back_xiangting(h) if d.style["back_calls"] else ev.yaku_xiangting(h)
             if yx == math.inf:
                 continue
             if yx == 0:

@@ -435,6 +435,18 @@ class Evaluator:
                 best = min(best, self.xiangting(tmp))
         return best
 
+    def back_xiangting(self, sp: Shoupai) -> int | float:
+        """``yaku_xiangting``, except that an open hand whose yaku is still to come from a
+        value-honour pair with both other copies unseen counts its plain shanten number: the pon
+        of that pair may come from any seat, so majiang-ai calls the other sets first (後付け)."""
+        x = self.yaku_xiangting(sp)
+        if sp.menqian or x == math.inf:
+            return x
+        b = sp._bingpai
+        if any(b["z"][int(v[1])] == 2 and self.public[v] == 0 for v in self.values):
+            return min(x, self.xiangting(sp))
+        return x
+
     def tanyao_xiangting(self, sp: Shoupai) -> int | float:
         """Shanten towards tanyao (terminals and honours set aside), if the hand may still be
         tanyao: no meld of terminals or honours, and open tanyao allowed for an open hand."""
