@@ -73,7 +73,9 @@ OPEN_THREAT = 0.5
 # times as many: majiang-ai folds against a riichi only, so a dama hand's waits keep coming);
 # ``call_shapes`` weighs a far hand's improving tiles as majiang-ai does (x4 a pon into a yaku, x2
 # a chi into open tanyao: ``Evaluator._callable_acceptance``); ``riichi_always`` declares riichi
-# whenever the discard chosen allows it, as majiang-ai does. All are off:
+# whenever the discard chosen allows it, as majiang-ai does; ``back_calls`` lets a call count the
+# plain shanten number of an open hand whose yaku is still to come from a value-honour pair with
+# both other copies unseen (``Evaluator.back_xiangting``: majiang-ai calls so). All are off:
 # the strong level plays as the first pass measured it against majiang-ai (level with it: +0.085,
 # 95% CI -0.090 to +0.260, over 400 seats a side). Their self-play A/B runs and the runs against
 # majiang-ai are in docs/performance.md (issue 31, second, fourth, fifth and sixth passes): none separated from
