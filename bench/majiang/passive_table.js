@@ -2,7 +2,7 @@
 /*
  *  passive_table.js: majiang-ai's offence alone, for bench/bot_offence.py.
  *
- *    node passive_table.js --games N --seed S [--rule JSON] [--no-calls]
+ *    node passive_table.js --games N --seed S [--rule JSON] [--no-calls] [--positions]
  *
  *  Plays N whole games in which majiang-ai (player 0) faces three passive players: each discards
  *  the tile it draws, and never calls, wins or declares anything. Nobody threatens majiang-ai
@@ -14,7 +14,9 @@
  *  Prints one JSON line: per hand of the hero {won, points, turn (its own discards before the win),
  *  riichi, called}, and its call decisions by the shanten number before them (capped at 3), closed
  *  ('c') or open ('o'): {"2c": [offered, called], ...}. A decision is counted when a chi or pon was
- *  on offer and a win was not.
+ *  on offer and a win was not. --positions adds each such decision as the seat saw it (hand, the
+ *  melds on offer, the one called or null, winds, dora indicators, tiles left, every river and
+ *  meld, the scores by seat): bench/bot_calls.py puts the same positions to our bot.
  */
 "use strict";
 
@@ -38,14 +40,15 @@ class Passive extends Majiang.Player {
     action_jieju()  { this._callback() }
 }
 
-/* majiang-ai, counting its call decisions (and refusing every call with noCalls). */
-function hero(calls, noCalls) {
+/* majiang-ai, counting its call decisions (and refusing every call with noCalls); with positions,
+   each decision's position as the seat saw it, for bench/bot_calls.py. */
+function hero(calls, noCalls, positions) {
     return new (class extends AI {
         select_fulou(dapai, info) {
             const d = ['', '+', '=', '-'][(4 + dapai.l - this._menfeng) % 4];
             const p = dapai.p.slice(0, 2) + d;
-            const offered = this.get_peng_mianzi(this.shoupai, p).length
-                          + this.get_chi_mianzi(this.shoupai, p).length;
+            const melds = this.get_peng_mianzi(this.shoupai, p).concat(this.get_chi_mianzi(this.shoupai, p));
+            const offered = melds.length;
             const m = noCalls ? undefined : super.select_fulou(dapai, info);
             if (offered && ! this.select_hule(dapai)) {
                 const key = Math.min(Majiang.Util.xiangting(this.shoupai), 3)
@@ -53,6 +56,17 @@ function hero(calls, noCalls) {
                 calls[key] = calls[key] || [0, 0];
                 calls[key][0]++;
                 if (m) calls[key][1]++;
+                if (positions) {
+                    const model = this._model;
+                    positions.push({
+                        key: key, shoupai: this.shoupai.toString(), offered: melds, called: m || null,
+                        menfeng: this._menfeng, zhuangfeng: model.zhuangfeng, jushu: model.jushu,
+                        baopai: this.shan.baopai.slice(), paishu: this.shan.paishu,
+                        he: [0, 1, 2, 3].map(l => model.he[l]._pai.slice()),
+                        fulou: [0, 1, 2, 3].map(l => model.shoupai[l]._fulou.slice()),
+                        defen: [0, 1, 2, 3].map(l => model.defen[model.player_id[l]]),
+                    });
+                }
             }
             return m;
         }
@@ -67,6 +81,7 @@ function parse(argv) {
         else if (a == '--seed') opt.seed = argv[++i];
         else if (a == '--rule') opt.rule = JSON.parse(argv[++i]);
         else if (a == '--no-calls') opt.noCalls = true;
+        else if (a == '--positions') opt.positions = true;
         else throw new Error(`unknown argument ${a}`);
     }
     return opt;
@@ -74,10 +89,10 @@ function parse(argv) {
 
 function main() {
     const opt = parse(process.argv.slice(2));
-    const calls = {}, hands = [];
+    const calls = {}, hands = [], positions = opt.positions ? [] : null;
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < opt.games; i++) {
-        const players = [hero(calls, opt.noCalls), new Passive(), new Passive(), new Passive()];
+        const players = [hero(calls, opt.noCalls, positions), new Passive(), new Passive(), new Passive()];
         let paifu;
         with_random(make_rng(`${opt.seed}#${i}`), () => {
             const rule = Majiang.rule(JSON.parse(JSON.stringify(opt.rule)));
@@ -102,7 +117,9 @@ function main() {
         }
     }
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    process.stdout.write(JSON.stringify({ games: opt.games, seconds, hands, calls }) + '\n');
+    const out = { games: opt.games, seconds, hands, calls };
+    if (positions) out.positions = positions;
+    process.stdout.write(JSON.stringify(out) + '\n');
 }
 
 main();

@@ -1,6 +1,6 @@
 """The bot benches' own logic: bench/bot_offence.py's passive table and hand counts,
-bench/bot_flow.py's sorting of score changes, and bench/bot_strength.py's pairs of tables dealt
-alike."""
+bench/bot_flow.py's sorting of score changes, bench/bot_strength.py's pairs of tables dealt
+alike, and bench/bot_calls.py's count of majiang-ai's call decisions put to ours."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
+import bot_calls  # noqa: E402
 import bot_flow  # noqa: E402
 import bot_offence  # noqa: E402
 import bot_strength  # noqa: E402
@@ -88,3 +89,29 @@ def test_the_paired_difference_is_over_pairs_both_of_whose_tables_finished() -> 
     # The first pair: -1 and (1.5 - 3.5) = -2, so -1.5; the second still 0.
     assert bot_strength.paired_difference(tables, "rank")["mean"] == -0.75
     assert bot_strength.difference(tables, "rank")["tables"] == 5
+
+
+def _position(shoupai: str, offered: list[str], called: str | None, key: str) -> dict:
+    return {"key": key, "shoupai": shoupai, "offered": offered, "called": called, "menfeng": 1, "zhuangfeng": 0,
+            "jushu": 1, "baopai": ["m1"], "paishu": 60, "he": [["z4_"], [], ["s9"], []],
+            "fulou": [[], [], [], []], "defen": [25000] * 4}
+
+
+def test_bot_calls_counts_each_answer_against_majiang_ais() -> None:
+    positions = [
+        _position("m122p067s12589z55", ["s7-89"], "s7-89", "2c"),  # a haku pair: 後付け
+        _position("m122p067s12589z44", ["s7-89"], "s7-89", "2c"),  # north: no value honour for South
+        _position("m122p067s12589z11", ["s7-89"], None, "2c"),  # east: the round wind
+        _position("m34p38s2244566z23", ["s666="], None, "3c"),
+    ]
+    assert [bot_calls.holds_value_pair(p) for p in positions] == [True, False, True, False]
+
+    def first_meld(view, legal, rng):
+        assert view["me"]["shoupai"] in {p["shoupai"] for p in positions} and view["seats"][2]["he"] == ["s9"]
+        return ("fulou", legal[0]["params"])
+
+    rows = bot_calls.compare(first_meld, positions, {})
+    assert rows["2c"] == {"offered": 3, "majiang_ai": 2, "ours": 3, "both": 2, "same": 2, "missed_with_value_pair": 0}
+    assert rows["3c"] == {"offered": 1, "majiang_ai": 0, "ours": 1, "both": 0, "same": 0, "missed_with_value_pair": 0}
+    rows = bot_calls.compare(lambda view, legal, rng: ("pass", []), positions, {})
+    assert rows["2c"] == {"offered": 3, "majiang_ai": 2, "ours": 0, "both": 0, "same": 1, "missed_with_value_pair": 1}
