@@ -21,9 +21,7 @@ last line printed is one JSON object.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import os
 import random
 import subprocess
 import sys
@@ -34,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot_offence import PEER  # noqa: E402
+from bot_offence import PEER, chooser_and_rule  # noqa: E402
 
 from tests.riichi.reference.corpus import ensure_node_modules  # noqa: E402
 
@@ -84,18 +82,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--preset", default="tenhou", help="the rule preset (default tenhou: east-south)")
     args = parser.parse_args()
-
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
-    from games.core.engine import Mode
-    from games.riichi.engine.table import HAND_END_ACK, RiichiGame
-
-    module, function = args.bot.split(":")
-    choose = getattr(importlib.import_module(module), function)
-    rule = RiichiGame.create(mode=Mode(4, "Four players", 4), seed=0,
-                             rules={"preset": args.preset, HAND_END_ACK: True}).rule
+    choose, rule = chooser_and_rule(args.bot, args.preset)
     ensure_node_modules()
     out = subprocess.run(["node", str(PEER), "--games", str(args.games), "--seed", str(args.seed), "--rule",
                           json.dumps(rule, ensure_ascii=False), "--positions"],

@@ -173,6 +173,22 @@ def describe(name: str, s: dict[str, Any]) -> str:
             f"    calls taken / offered by shanten before (c closed, o open): {calls}")
 
 
+def chooser_and_rule(bot: str, preset: str) -> tuple[Any, dict[str, Any]]:
+    """Django set up; the chooser ``bot`` names (MODULE:FUNCTION) and the preset's whole rule."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from games.core.engine import Mode
+    from games.riichi.engine.table import HAND_END_ACK, RiichiGame
+
+    module, function = bot.split(":")
+    choose = getattr(importlib.import_module(module), function)
+    rule = RiichiGame.create(mode=Mode(4, "Four players", 4), seed=0,
+                             rules={"preset": preset, HAND_END_ACK: True}).rule
+    return choose, rule
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", default="games.riichi.bots.strong:choose", help="the chooser, MODULE:FUNCTION")
@@ -183,21 +199,9 @@ def main() -> None:
     parser.add_argument("--no-calls", action="store_true", help="neither hero chis, pons or opens a kan")
     parser.add_argument("--no-peer", action="store_true", help="ours only")
     args = parser.parse_args()
-
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
-    module, function = args.bot.split(":")
-    choose = getattr(importlib.import_module(module), function)
+    choose, rule = chooser_and_rule(args.bot, args.preset)
     if args.no_calls:
         choose = without_calls(choose)
-
-    from games.core.engine import Mode
-    from games.riichi.engine.table import HAND_END_ACK, RiichiGame
-
-    rule = RiichiGame.create(mode=Mode(4, "Four players", 4), seed=0,
-                             rules={"preset": args.preset, HAND_END_ACK: True}).rule
     peer = None
     if not args.no_peer:
         ensure_node_modules()
