@@ -362,12 +362,22 @@ def paired_difference(tables: list[Table], key: str) -> dict[str, Any]:
     for table in tables:
         if table.deal_seed is not None:
             by_seed.setdefault(table.deal_seed, []).append(table)
-    diffs = []
+    diffs, firsts, seconds = [], [], []
     for pair in by_seed.values():
         if len(pair) == 2 and {t.pattern for t in pair} in [set(p) for p in PATTERN_PAIRS]:
             diffs.append(difference(pair, key)["mean"])
+            # The two tables in their patterns' order (H M H M before M H M H, ...).
+            first, second = sorted(pair, key=lambda t: [p for ps in PATTERN_PAIRS for p in ps].index(t.pattern))
+            firsts.append(difference([first], key)["mean"])
+            seconds.append(difference([second], key)["mean"])
     figures = interval(diffs)
     figures["pairs"] = figures.pop("n")
+    # How far dealing alike cancels luck: negative when what one table's deal gave one side, the
+    # other table's gave the other side; 0 as for tables dealt at random.
+    try:
+        figures["correlation"] = round(statistics.correlation(firsts, seconds), 3)
+    except statistics.StatisticsError:  # fewer than two pairs, or no spread
+        figures["correlation"] = None
     return figures
 
 
@@ -461,7 +471,8 @@ def describe(f: dict[str, Any]) -> list[str]:
         pp = f["paired_points_difference"]
         lines.append(f"  per pair of tables dealt alike (sides swapped), house minus majiang-ai: mean rank "
                      f"{q['mean']:+.3f} (95% CI {ci(q['ci95'])}), points {pp['mean']:+.2f} "
-                     f"(95% CI {ci(pp['ci95'], 2)}) over {q['pairs']} pairs")
+                     f"(95% CI {ci(pp['ci95'], 2)}) over {q['pairs']} pairs; the two tables' rank differences "
+                     f"correlate at {q['correlation']}")
     lines.append("  intervals: mean ± 1.96 SE over tables (each table's mean for the side); points are the "
                  "result's placement points (uma, oka), score change is final minus starting score")
     for failure in f["failures"]:

@@ -87,7 +87,10 @@ def test_the_paired_difference_is_over_pairs_both_of_whose_tables_finished() -> 
     assert paired["pairs"] == 2 and paired["mean"] == 0.0
     tables[1].seats = [{"side": s, "rank": r, "point": 0.0} for s, r in zip("MHMH", (4, 1, 3, 2), strict=True)]
     # The first pair: -1 and (1.5 - 3.5) = -2, so -1.5; the second still 0.
-    assert bot_strength.paired_difference(tables, "rank")["mean"] == -0.75
+    paired = bot_strength.paired_difference(tables, "rank")
+    assert paired["mean"] == -0.75
+    # The first tables' differences (-1, -2) against their partners' (-2, +2).
+    assert paired["correlation"] == -1.0
     assert bot_strength.difference(tables, "rank")["tables"] == 5
 
 
