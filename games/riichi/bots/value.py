@@ -438,7 +438,7 @@ class Evaluator:
     def back_xiangting(self, sp: Shoupai) -> int | float:
         """``yaku_xiangting``, except that an open hand whose yaku is still to come from a
         value-honour pair with both other copies unseen counts its plain shanten number: the pon
-        of that pair may come from any seat, so majiang-ai calls the other sets first (後付け)."""
+        of that pair may come from any seat, so majiang-ai calls the other sets first (the yaku comes after)."""
         x = self.yaku_xiangting(sp)
         if sp.menqian or x == math.inf:
             return x
