@@ -27,8 +27,9 @@ interface (``choose(view, legal, rng)``), for example ``games.riichi.bots.strong
 passed to the server child as ``RIICHI_HOUSE_BOT``, which ``games/core/registry.py`` reads where it
 names the riichi bot. The default is the registry's house bot (the variable is then not set).
 
-Seating patterns, East (the first dealer) first: complementary pairs, so that after any even
-number of tables each side has sat at every position equally often: H M H M / M H M H,
+Seating patterns, in player order (the first dealer is drawn among the four): complementary
+pairs, so that after any even number of tables each side has sat at every position equally
+often: H M H M / M H M H,
 H H M M / M M H H, M H H M / H M M H (H: house bot, M: majiang-ai). The pairs mix who sits
 upstream of whom (who discards to whom for a chi) as well. ``--seed`` only shuffles the order of
 the three pairs; the walls are drawn by the server (its CSPRNG), so runs are not repeatable.
@@ -203,9 +204,10 @@ def log_tail(path: Path, lines: int = 3) -> str:
 
 
 def hand_stats(paifu: dict[str, Any]) -> list[Counter[str]]:
-    """Per position (player id: East of the first hand is 0), counts over the game's hands of the
-    hands it won, dealt into, declared riichi in, and made a call (chi, pon, open kan) in. The
-    paifu's messages name a seat relative to the hand's dealer: ``(qijia + jushu + l) % 4``."""
+    """Per position (player id, in player order; the first dealer is the paifu's ``qijia``),
+    counts over the game's hands of the hands it won, dealt into, declared riichi in, and made a
+    call (chi, pon, open kan) in. The paifu's messages name a seat relative to the hand's dealer:
+    ``(qijia + jushu + l) % 4``."""
     counts = [Counter(dict.fromkeys(("hands", "won", "dealt_in", "riichi", "called"), 0)) for _ in range(4)]
     for hand in paifu["log"]:
         first = hand[0]["qipai"]
@@ -458,7 +460,7 @@ def describe(f: dict[str, Any]) -> list[str]:
             f"    mean points {s['mean_points']:+.2f} (95% CI {ci(s['points_ci95'], 2)}); mean score change "
             f"{s['mean_score_delta']:+.0f} (95% CI {ci(s['score_delta_ci95'], 0)})",
             f"    per hand: won {s['won_rate']:.3f}, dealt in {s['dealt_in_rate']:.3f}, riichi {s['riichi_rate']:.3f}, "
-            f"called {s['called_rate']:.3f}; mean rank by starting position (East first) "
+            f"called {s['called_rate']:.3f}; mean rank by position in player order "
             + ", ".join(f"{p['mean_rank']}" for p in s["by_position"].values()),
         ]
     r, p = f["rank_difference"], f["points_difference"]
