@@ -229,6 +229,12 @@ class Seat:
                     raise
                 await asyncio.sleep(0.2)
 
+    def state(self) -> str:
+        """Where it stands, for a failure's message: which side of a stuck game waits for what."""
+        return (f"{self.user.username}: v {self.v}, position {self.position}, to_act {self.to_act}, legal for v "
+                f"{self.legal_v}, pending {self.pending}, decided up to {max(self.decided, default=None)}, "
+                f"asked {self.asked}, over {self.over}, served by {self.served_by}")
+
     def moves(self) -> dict[int, tuple[str, list[Any]]]:
         """The decisions the server took (acknowledged, or found applied already), by the v after them."""
         return {v + 1: self.decided[v] for v in self.acknowledged | self.duplicates}

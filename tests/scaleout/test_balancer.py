@@ -169,7 +169,12 @@ def check_exactly_once(site: Site, game_id: int, seats: list[Seat]) -> list[tupl
 
 
 async def play_out(*seats: Seat) -> None:
-    await asyncio.wait_for(asyncio.gather(*(seat.play() for seat in seats)), GAME_SECONDS)
+    try:
+        await asyncio.wait_for(asyncio.gather(*(seat.play() for seat in seats)), GAME_SECONDS)
+    except TimeoutError as error:
+        # A stuck game once, under a full suite's load, after a drain (cause not found): say
+        # what every seat was waiting for, not only the one that gave up first.
+        raise TimeoutError(f"{error}; " + "; ".join(seat.state() for seat in seats)) from error
 
 
 async def moves_sent(seat: Seat, count: int) -> None:
