@@ -29,8 +29,7 @@ names the riichi bot. The default is the registry's house bot (the variable is t
 
 Seating patterns, in player order (the first dealer is drawn among the four): complementary
 pairs, so that after any even number of tables each side has sat at every position equally
-often: H M H M / M H M H,
-H H M M / M M H H, M H H M / H M M H (H: house bot, M: majiang-ai). The pairs mix who sits
+often: H M H M / M H M H, H H M M / M M H H, M H H M / H M M H (H: house bot, M: majiang-ai). The pairs mix who sits
 upstream of whom (who discards to whom for a chi) as well. ``--seed`` only shuffles the order of
 the three pairs; the walls are drawn by the server (its CSPRNG), so runs are not repeatable.
 
@@ -106,6 +105,7 @@ PREFIX = "strength-"
 HOUSE, MAJIANG = "H", "M"
 # Complementary pairs: each pair puts each side at every position once (see the docstring).
 PATTERN_PAIRS = (("HMHM", "MHMH"), ("HHMM", "MMHH"), ("MHHM", "HMMH"))
+PATTERN_ORDER = [pattern for pair in PATTERN_PAIRS for pattern in pair]
 POLL_SECONDS = 1.0
 START_SECONDS = 90.0  # both majiang-bots log in and sit down well within this, or the table failed
 DRAIN_SECONDS = 20.0  # after the game, a majiang-bot logs out and exits; one still running then is killed
@@ -366,12 +366,16 @@ def paired_difference(tables: list[Table], key: str) -> dict[str, Any]:
             by_seed.setdefault(table.deal_seed, []).append(table)
     diffs, firsts, seconds = [], [], []
     for pair in by_seed.values():
-        if len(pair) == 2 and {t.pattern for t in pair} in [set(p) for p in PATTERN_PAIRS]:
-            diffs.append(difference(pair, key)["mean"])
-            # The two tables in their patterns' order (H M H M before M H M H, ...).
-            first, second = sorted(pair, key=lambda t: [p for ps in PATTERN_PAIRS for p in ps].index(t.pattern))
-            firsts.append(difference([first], key)["mean"])
-            seconds.append(difference([second], key)["mean"])
+        if len(pair) != 2:
+            continue  # its partner failed (and its replacement too)
+        # The two tables in their patterns' order (H M H M before M H M H, ...).
+        first, second = sorted(pair, key=lambda t: PATTERN_ORDER.index(t.pattern))
+        if (first.pattern, second.pattern) not in PATTERN_PAIRS:
+            continue
+        a, b = difference([first], key)["mean"], difference([second], key)["mean"]
+        diffs.append((a + b) / 2)
+        firsts.append(a)
+        seconds.append(b)
     figures = interval(diffs)
     figures["pairs"] = figures.pop("n")
     # How far dealing alike cancels luck: negative when what one table's deal gave one side, the
