@@ -28,6 +28,7 @@ The scale (``PER_WEIGHT``) makes a live middle tile against a riichi about 13 %,
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,10 +184,15 @@ def deal_in(k: str, threat: Threat, visible: Counter[str], dora: set[str] | None
     return p
 
 
-def danger_table(view: dict[str, Any], me_seat: int, visible: Counter[str], kinds: list[str]
+def danger_table(view: dict[str, Any], me_seat: int, visible: Counter[str], kinds: list[str],
+                 cost_of: Callable[[Threat], float] | None = None,
                  ) -> tuple[list[Threat], dict[str, float], dict[str, float]]:
-    """For each kind: the summed deal-in probability, and the expected cost in points."""
+    """For each kind: the summed deal-in probability, and the expected cost in points
+    (``cost_of(threat)`` a deal-in's cost to that threat, its ``value`` by default)."""
     ts = threats(view, me_seat, visible)
+    if cost_of is not None:
+        for t in ts:
+            t.value = cost_of(t)
     dora = dora_kinds(view)
     prob: dict[str, float] = {}
     cost: dict[str, float] = {}

@@ -50,6 +50,7 @@ from typing import Any
 
 from games.riichi.bots import house
 from games.riichi.bots.danger import danger_table
+from games.riichi.bots.placement import PLACE, Placement
 from games.riichi.bots.value import KINDS, Evaluator, after_discard, hand_counts, kind
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.xiangting import xiangting, xiangting_guoshi, xiangting_qidui, xiangting_yiban
@@ -75,7 +76,10 @@ OPEN_THREAT = 0.5
 # a chi into open tanyao: ``Evaluator._callable_acceptance``); ``riichi_always`` declares riichi
 # whenever the discard chosen allows it, as majiang-ai does; ``back_calls`` lets a call count the
 # plain shanten number of an open hand whose yaku is still to come from a value-honour pair with
-# both other copies unseen (``Evaluator.back_xiangting``: majiang-ai calls so). All are off:
+# both other copies unseen (``Evaluator.back_xiangting``: majiang-ai calls so); ``placement``, in
+# the game's last hand, counts a win's points and a deal-in's cost by the final places they lead
+# to (``placement.py``; the knob's value x PLACE points a place) in place of the leader's and the
+# last place's fixed push scales. All are off:
 # the strong level plays as the first pass measured it against majiang-ai (level with it: +0.085,
 # 95% CI -0.090 to +0.260, over 400 seats a side). Their self-play A/B runs and the runs against
 # majiang-ai are in docs/performance.md (issue 31, second, fourth, fifth and sixth passes): none separated from
@@ -87,7 +91,7 @@ OPEN_THREAT = 0.5
 # to +0.253) over 200 tables (sixth pass).
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
                            "yakuhai_pon": 0.0, "two_step": 0.0, "call_ev": 0.0, "dama": 0.0,
-                           "call_shapes": 0.0, "riichi_always": 0.0, "back_calls": 0.0}
+                           "call_shapes": 0.0, "riichi_always": 0.0, "back_calls": 0.0, "placement": 0.0}
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
@@ -121,14 +125,19 @@ class _Decision:
         visible: Counter[str] = Counter(self.ev.public)
         visible.update(hand_counts(sp))
         self.visible = visible
+        self.last, self.rank, self.gap = _standing(view, me["seat"])
+        places = Placement(view, me["seat"], PLACE * style["placement"]) if self.last and style["placement"] else None
+        cost_of = None
+        if places is not None:
+            self.ev.win_value = places.win
+            cost_of = lambda t: places.loss(t.value, t.seat)  # noqa: E731
         if defence:
-            self.threats, self.prob, self.cost = danger_table(view, me["seat"], visible, list(KINDS))
+            self.threats, self.prob, self.cost = danger_table(view, me["seat"], visible, list(KINDS), cost_of)
         else:
             self.threats, self.prob, self.cost = [], dict.fromkeys(KINDS, 0.0), dict.fromkeys(KINDS, 0.0)
-        self.last, self.rank, self.gap = _standing(view, me["seat"])
         self.risk_scale = style["push"]
         self.offence_scale = 1.0
-        if self.last:
+        if self.last and places is None:
             if self.rank == 1:
                 self.risk_scale *= 1.8
             elif self.rank == 4:

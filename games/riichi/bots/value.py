@@ -104,6 +104,9 @@ class Evaluator:
         self.call_shapes = 0.0  # far(): majiang-ai's weights (pon x4, chi x2) instead
         self.call_ev = 0.0  # ev1(): the weight of the calls a tile allows (majiang-ai's eval_fulou: 1)
         self._calls: dict[tuple[Any, ...], tuple[float, float]] = {}
+        # A win's points -> what the seat counts them as (the strong bot's placement in the last
+        # hand: placement.Placement.win); None counts points as points.
+        self.win_value: Callable[[float], float] | None = None
 
     def seat_index(self, seat: int) -> int:
         return next(i for i, s in enumerate(self.view["seats"]) if s["seat"] == seat)
@@ -167,13 +170,14 @@ class Evaluator:
             return got
         out = []
         menqian = sp13.menqian
+        worth = self.win_value or _as_is
         for w in tenpai_waits(sp13):
-            dama = self._points(sp13, w, self.param_dama)
-            riichi = self._points(sp13, w, self.param_riichi) * RIICHI_BONUS if menqian else 0.0
+            dama = worth(self._points(sp13, w, self.param_dama))
+            riichi = worth(self._points(sp13, w, self.param_riichi) * RIICHI_BONUS) if menqian else 0.0
             if menqian and dama == 0:
                 # No yaku without riichi: a dama hand still wins by menzen tsumo.
                 zimo = self._tsumo_points(sp13, w)
-                dama = zimo * FURITEN
+                dama = worth(zimo) * FURITEN
             out.append((w, riichi, dama))
         self._waits[key] = out
         return out
@@ -503,7 +507,12 @@ class Evaluator:
         """Points of a win of this hand before it is tenpai: closed hands count riichi."""
         h = self.han_hint(sp13)
         v = 4000.0 * (1.0 + 0.35 * h) if sp13.menqian else 1800.0 * (1.0 + 0.7 * h)
-        return v * (1.5 if self.menfeng == 0 else 1.0)
+        v *= 1.5 if self.menfeng == 0 else 1.0
+        return self.win_value(v) if self.win_value else v
+
+
+def _as_is(points: float) -> float:
+    return points
 
 
 def after_discard(sp: Shoupai, p: str) -> Shoupai:

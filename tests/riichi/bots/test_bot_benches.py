@@ -1,6 +1,7 @@
 """The bot benches' own logic: bench/bot_offence.py's passive table and hand counts,
 bench/bot_flow.py's sorting of score changes, bench/bot_strength.py's pairs of tables dealt
-alike, and bench/bot_calls.py's count of majiang-ai's call decisions put to ours."""
+alike, bench/bot_calls.py's count of majiang-ai's call decisions put to ours, and
+bench/bot_last_hand.py's last hands played twice."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
 import bot_calls  # noqa: E402
 import bot_flow  # noqa: E402
+import bot_last_hand  # noqa: E402
 import bot_offence  # noqa: E402
 import bot_strength  # noqa: E402
 
@@ -118,3 +120,24 @@ def test_bot_calls_counts_each_answer_against_majiang_ais() -> None:
     assert rows["3c"] == {"offered": 1, "majiang_ai": 0, "ours": 1, "both": 0, "same": 0, "missed_with_value_pair": 0}
     rows = bot_calls.compare(lambda view, legal, rng: ("pass", []), positions, {})
     assert rows["2c"] == {"offered": 3, "majiang_ai": 2, "ours": 0, "both": 0, "same": 1, "missed_with_value_pair": 1}
+
+
+def test_last_hand_standings_sum_to_the_table_and_start_at_south_4() -> None:
+    import random
+
+    for n in range(200):
+        scores = bot_last_hand.standings(random.Random(n))
+        assert sum(scores) == 100000 and min(scores) >= 1000 and all(x % 100 == 0 for x in scores)
+    scores = [31000, 27000, 22000, 20000]
+    game = bot_last_hand.play_out("strong", "strong", 1, scores, 5, "tenhou")
+    assert game["first_hand"] == [1, 3] and game["decisions"]
+    assert 1 <= game["rank"] <= 4
+
+
+def test_a_last_hand_played_twice_by_the_same_bot_does_not_differ() -> None:
+    base = "games.riichi.bots.strong:choose"
+    rows = [bot_last_hand.position((base, base, 3, i, "tenhou")) for i in range(2)]
+    assert all(not r["differed"] and r["with"] == r["without"] for r in rows)
+    # A different bot at the hero seat makes different decisions.
+    row = bot_last_hand.position(("beginner", base, 3, 0, "tenhou"))
+    assert row["differed"]
