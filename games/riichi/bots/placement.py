@@ -9,10 +9,15 @@ discard comparisons (which weigh points) read it unchanged:
 
     worth = SHARE x points + PLACE x (places gained)
 
-for each way the hand can end (a ron from each opponent, a tsumo). Where the game goes on after
-it (a dealer's win not leading; nobody at 30,000 with extra hands on) the places are not final
-and the points still count in full: worth = points + PLACE x (places gained now). The riichi
-sticks and counters on the table go to the winner.
+for each way the hand can end (a ron from each opponent, a tsumo). Places gained are counted from
+where the seat would finish if the hand ended without it (``baseline``: an opponent's win of a
+typical size, by tsumo or from another opponent, or a draw), not from where it stands now: the
+leader 1,000 ahead who folds is often overtaken, so its own win is worth a good part of a place.
+A win that ends the game below the baseline is worth less than nothing (a cheap win that leaves
+the seat fourth, where folding left it a chance). Where the game goes on after the hand (a
+dealer's win not leading; nobody at 30,000 with extra hands on) the places are not final and the
+points still count in full: worth = points + PLACE x (places gained from where it stands). The
+riichi sticks and counters on the table go to the winner.
 
 Everything here is public: the scores, the round, the sticks and the first dealer (who wins ties,
 as Majiang's final ranking does).
@@ -26,6 +31,8 @@ PLACE = 12000.0  # one place in the final ranking, in points
 SHARE = 0.2  # what a point still counts beside the places it moves
 RON_SHARE = 0.6  # of the wins, the share by ron (the rest by tsumo), for a win whose payer is unknown
 GOAL = 30000  # Majiang's score that ends extra hands (and lets the last dealer stop)
+TYPICAL_WIN = 5200.0  # an opponent's win, for the baseline (a dealer's counts half again)
+DRAW_SHARE = 0.25  # of the hands that end without this seat, the share that end in a draw
 
 
 def final_rank(defen: list[int], seat: int, qijia: int) -> int:
@@ -49,6 +56,7 @@ class Placement:
         self.dealer = view.get("dealer", next((s["seat"] for s in view.get("seats", []) if s["menfeng"] == 0), -1))
         self.pot = view.get("lizhibang", 0) * 1000 + view.get("changbang", 0) * 300
         self.rank = final_rank(self.defen, seat, self.qijia)
+        self.baseline = self._baseline()
         self._wins: dict[float, float] = {}  # a decision scores the same few values many times
 
     def _ends(self, after: list[int], winner: int) -> bool:
@@ -75,13 +83,29 @@ class Placement:
         delta[winner] += points + self.pot
         return delta
 
+    def _baseline(self) -> float:
+        """The seat's expected final place if the hand ends without it winning or dealing in: a
+        draw, or one opponent's typical win, by tsumo or by ron from another opponent."""
+        others = [s for s in range(len(self.defen)) if s != self.seat]
+        total = DRAW_SHARE * self.rank
+        for winner in others:
+            points = TYPICAL_WIN * (1.5 if winner == self.dealer else 1.0)
+            losers = [s for s in others if s != winner]
+            outcomes = [(None, 1 - RON_SHARE)] + [(s, RON_SHARE / len(losers)) for s in losers]
+            for loser, weight in outcomes:
+                delta = self._payments(points, winner, loser)
+                after = [round(d + x) for d, x in zip(self.defen, delta, strict=True)]
+                total += (1 - DRAW_SHARE) / len(others) * weight * final_rank(after, self.seat, self.qijia)
+        return total
+
     def _worth(self, points: float, winner: int, loser: int | None) -> float:
         """The seat's gain from this ending: places gained (negative when lost) and its points."""
         delta = self._payments(points, winner, loser)
         after = [round(d + x) for d, x in zip(self.defen, delta, strict=True)]
         mine = delta[self.seat]
-        places = self.place * (self.rank - final_rank(after, self.seat, self.qijia))
-        return (SHARE * mine if self._ends(after, winner) else mine) + places
+        if self._ends(after, winner):
+            return SHARE * mine + self.place * (self.baseline - final_rank(after, self.seat, self.qijia))
+        return mine + self.place * (self.rank - final_rank(after, self.seat, self.qijia))
 
     def win(self, points: float) -> float:
         """The worth of this seat winning ``points`` (the hand's value without sticks or counters),
@@ -99,5 +123,6 @@ class Placement:
         return got
 
     def loss(self, points: float, winner: int) -> float:
-        """The cost (positive) of dealing ``points`` into ``winner``."""
-        return -self._worth(points, winner, self.seat)
+        """The cost of dealing ``points`` into ``winner``; never below 0 (a deal-in that ends the
+        game in a place better than the baseline is not sought: the baseline is rough)."""
+        return max(0.0, -self._worth(points, winner, self.seat))

@@ -31,7 +31,8 @@ How it plays:
   at the last hand, leading, any call that brings a yaku hand closer (a win ends the game);
 - kans when they do not worsen the hand and nobody threatens; 九種九牌 with four or more from
   a regular hand and no kokushi in sight; always takes a legal win; shows tenpai at the draw;
-- placement: at the last hand the leader folds sooner and prefers dama, the last place pushes more.
+- placement: at the last hand the leader folds sooner and prefers dama, the last place pushes more
+  (the ``placement`` knob, off, counts the final places a result leads to instead: ``placement.py``).
 
 ``make_choose(defence=..., noise=..., value=..., style=...)`` builds weaker variants
 (``levels.py``) and, with ``style`` (``STYLE``'s knobs), the variants the tuning runs pitted against

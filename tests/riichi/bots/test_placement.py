@@ -29,48 +29,65 @@ def test_ties_go_to_the_seat_nearer_the_first_dealer() -> None:
     assert final_rank([20000, 30000, 30000, 20000], 2, 0) == 2
 
 
-def test_a_win_counts_the_places_it_gains() -> None:
-    # South 4, seat 3 the dealer: 30,000 / 28,000 / 22,000 / 20,000.
+def test_the_baseline_is_where_the_seat_finishes_if_the_hand_ends_without_it() -> None:
+    # South 4, seat 3 the dealer: 30,000 / 28,000 / 22,000 / 20,000. For the leader: a draw (a
+    # quarter) leaves it first; second's 5,200 win, by tsumo or from third or fourth, puts it
+    # second; third's leaves it first; the dealer's 7,800 by tsumo (2,600 each) puts it second, by
+    # ron from second or third leaves it first: 0.25 + 0.25 x (2 + 1 + 0.4 x 2 + 0.6 x 1) = 1.35.
     board = standings([30000, 28000, 22000, 20000])
-    # The leader gains no place: a point counts SHARE.
-    assert Placement(board, 0).win(2000) == pytest.approx(SHARE * 2000)
-    # Second place, 2,000 behind: a 2,000 ron from the leader, or any tsumo (the leader pays 500),
-    # takes first; a ron from third or fourth does not.
-    second = Placement(board, 1)
-    ron = (SHARE * 2000 + PLACE + 2 * SHARE * 2000) / 3
-    assert second.win(2000) == pytest.approx(0.6 * ron + 0.4 * (SHARE * 2000 + PLACE))
-    # The dealer in fourth: a win does not end the game, so its points count in full (1,000 moves
-    # no place: a ron from third leaves a tie, which third wins, nearer the first dealer).
+    assert Placement(board, 0).baseline == pytest.approx(1.35)
+    # Fourth place 5,000 behind third, at 1,100: no 5,200 win of another seat lifts it.
+    assert Placement(standings([40000, 35000, 20000, 5000], dealer=0), 3).baseline == pytest.approx(4.0)
+
+
+def test_a_win_counts_the_places_it_gains_over_the_baseline() -> None:
+    board = standings([30000, 28000, 22000, 20000])
+    # The leader's win ends the game in first: 0.35 of a place over the baseline, and a point
+    # counts SHARE.
+    assert Placement(board, 0).win(2000) == pytest.approx(SHARE * 2000 + PLACE * 0.35)
+    # The dealer in fourth: its win does not end the game (it does not lead), so its points count
+    # in full, and 1,000 moves it no place (a ron from third leaves a tie, which third wins,
+    # nearer the first dealer).
     assert Placement(board, 3).win(1000) == pytest.approx(1000)
-    # A riichi stick on the table goes to the winner: a 1,000 win with it is a 2,000 win without.
-    assert second.win(1000) < Placement({**board, "lizhibang": 1}, 1).win(1000) == second.win(2000)
+    # A riichi stick on the table goes to the winner (to an opponent's win in the baseline too).
+    # Second's 1,000 ron from the leader leaves both at 29,000 (the leader nearer the first
+    # dealer: still second) and nobody at 30,000, so the game goes on; with the stick it reaches
+    # 30,000 and ends the game in first.
+    second, stick = Placement(board, 1), Placement({**board, "lizhibang": 1}, 1)
+    assert second._worth(1000, 1, 0) == pytest.approx(1000)
+    assert stick._worth(1000, 1, 0) == pytest.approx(SHARE * 2000 + PLACE * (stick.baseline - 1))
+    assert second.win(1000) < stick.win(1000)
 
 
 def test_a_deal_in_costs_the_places_it_loses() -> None:
     board = standings([30000, 28000, 22000, 20000])
     leader = Placement(board, 0)
-    # 2,000 to second place: it overtakes (and the game ends).
-    assert leader.loss(2000, 1) == pytest.approx(SHARE * 2000 + PLACE)
+    # 2,000 to second place: it overtakes and the game ends, 0.65 of a place under the baseline.
+    assert leader.loss(2000, 1) == pytest.approx(SHARE * 2000 + PLACE * 0.65)
     # 2,000 to third: no place lost, and with nobody at 30,000 the game goes into extra hands, so
     # the points count in full.
     assert leader.loss(2000, 2) == pytest.approx(2000)
     # 8,000 to the dealer in fourth: the game goes on, the points count in full and two places now.
     assert leader.loss(8000, 3) == pytest.approx(8000 + 2 * PLACE)
-    # Fourth place cannot fall: only its points.
-    assert Placement(standings([30000, 28000, 22000, 20000], dealer=0), 3).loss(8000, 1) == pytest.approx(SHARE * 8000)
+    # Fourth place with no way up cannot fall: only its points.
+    last = Placement(standings([40000, 35000, 20000, 5000], dealer=0), 3)
+    assert last.loss(3900, 1) == pytest.approx(SHARE * 3900)
 
 
 def test_with_extra_hands_a_win_below_30000_does_not_end_the_game() -> None:
     # Nobody reaches 30,000 after a 1,000 win by seat 1 (second, tied with third and nearer the
-    # first dealer): the game goes into extra hands, so the points count in full. A ron from the
-    # leader takes first; from third or fourth it ties the leader, who is nearer the first dealer;
-    # a tsumo (the dealer, seat 3, pays 500) takes first.
+    # first dealer): the game goes into extra hands, so the points count in full, with the places
+    # from where it stands. A ron from the leader takes first; from third or fourth it ties the
+    # leader, who is nearer the first dealer; a tsumo (the dealer, seat 3, pays 500) takes first.
     board = standings([26000, 25000, 25000, 24000])
     assert Placement(board, 1).win(1000) == pytest.approx(0.6 * (1000 + PLACE / 3) + 0.4 * (1000 + PLACE))
-    # Without extra hands the same win ends the game: a point counts SHARE.
-    plain = {**board, "rule": {**TENHOU, "延長戦方式": 0}}
-    assert Placement(plain, 1).win(1000) == pytest.approx(0.6 * (SHARE * 1000 + PLACE / 3)
-                                                          + 0.4 * (SHARE * 1000 + PLACE))
+    # Without extra hands the same win ends the game: a point counts SHARE and the places are
+    # counted from the baseline, 2.35 here (first's win leaves seat 1 second; third's or the
+    # dealer's, 0.4 x 3 + 0.3 x 2 + 0.3 x 3 = 2.7; a draw second).
+    plain = Placement({**board, "rule": {**TENHOU, "延長戦方式": 0}}, 1)
+    assert plain.baseline == pytest.approx(2.35)
+    first, second = SHARE * 1000 + PLACE * 1.35, SHARE * 1000 + PLACE * 0.35
+    assert plain.win(1000) == pytest.approx(0.6 * (first + 2 * second) / 3 + 0.4 * first)
 
 
 def _riichi_position(hand: str, defen: list[int], last: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -85,27 +102,6 @@ def _riichi_position(hand: str, defen: list[int], last: bool) -> tuple[dict[str,
     if last:
         view["zhuangfeng"], view["jushu"] = 1, 3
     return view, t.legal(1)
-
-
-def test_the_leader_folds_a_valuable_tenpai_when_a_deal_in_loses_first_place() -> None:
-    """Tenpai with the red p5 and the dora: pushed (the live m5 goes) anywhere but in the last hand
-    as the leader 1,000 ahead of the riichi, where a deal-in loses first place and a win gains none:
-    then the genbutsu m9 goes."""
-    hand = "m789p406s23467z55"
-    close = [28000, 29000, 22000, 21000]
-    placed = strong.make_choose(style=PLACED)
-    for last in (False, True):
-        view, legal = _riichi_position(hand, close, last)
-        want = "m9" if last else "m5"
-        action, params = placed(view, legal, random.Random(0))
-        assert action == "dapai" and params[0].startswith(want), (last, params)
-        # Without the knob the strong level pushes there too.
-        action, params = strong.choose(view, legal, random.Random(0))
-        assert action == "dapai" and params[0].startswith("m5"), (last, params)
-    # Far ahead, a deal-in costs no place: it pushes.
-    view, legal = _riichi_position(hand, [12000, 50000, 20000, 18000], True)
-    action, params = placed(view, legal, random.Random(0))
-    assert action == "dapai" and params[0].startswith("m5"), params
 
 
 def test_the_last_place_pushes_a_cheap_hand_whose_win_gains_a_place() -> None:
