@@ -2,7 +2,7 @@
 
 In the last hand of an east-south game (and in the sudden-death extra hands) a win or a deal-in
 mostly ends the game, so what it is worth is the final places it leads to, and a point counts
-only through them: a 1,000-point win that leaves the seat fourth is worth little more than folding,
+only through them: a 1,000-point win that leaves the seat fourth is worth no more than folding,
 a deal-in that costs the leader first place costs far more than its points. ``Placement`` turns a
 win's points, and a deal-in's, into that worth on the points' own scale, so the bot's push/fold and
 discard comparisons (which weigh points) read it unchanged:
@@ -83,6 +83,11 @@ class Placement:
         delta[winner] += points + self.pot
         return delta
 
+    def _after(self, points: float, winner: int, loser: int | None) -> tuple[float, list[int]]:
+        """This seat's change and everyone's scores after that win."""
+        delta = self._payments(points, winner, loser)
+        return delta[self.seat], [round(d + x) for d, x in zip(self.defen, delta, strict=True)]
+
     def _baseline(self) -> float:
         """The seat's expected final place if the hand ends without it winning or dealing in: a
         draw, or one opponent's typical win, by tsumo or by ron from another opponent."""
@@ -93,16 +98,13 @@ class Placement:
             losers = [s for s in others if s != winner]
             outcomes = [(None, 1 - RON_SHARE)] + [(s, RON_SHARE / len(losers)) for s in losers]
             for loser, weight in outcomes:
-                delta = self._payments(points, winner, loser)
-                after = [round(d + x) for d, x in zip(self.defen, delta, strict=True)]
+                _, after = self._after(points, winner, loser)
                 total += (1 - DRAW_SHARE) / len(others) * weight * final_rank(after, self.seat, self.qijia)
         return total
 
     def _worth(self, points: float, winner: int, loser: int | None) -> float:
         """The seat's gain from this ending: places gained (negative when lost) and its points."""
-        delta = self._payments(points, winner, loser)
-        after = [round(d + x) for d, x in zip(self.defen, delta, strict=True)]
-        mine = delta[self.seat]
+        mine, after = self._after(points, winner, loser)
         if self._ends(after, winner):
             return SHARE * mine + self.place * (self.baseline - final_rank(after, self.seat, self.qijia))
         return mine + self.place * (self.rank - final_rank(after, self.seat, self.qijia))
