@@ -38,8 +38,12 @@ from deploy.cluster import HAPROXY, ROOT, Cluster, free_port
 from tests.scaleout.lobby_seat import Account, Seat
 
 PG_ADMIN_URL = os.environ.get("SCALEOUT_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/test")
-# Not test_two_daphnes.py's number (7): each module empties its own.
-REDIS_URL = os.environ.get("SCALEOUT_BALANCER_REDIS_URL", "redis://127.0.0.1:6379/8")
+# Not test_two_daphnes.py's number (7) nor test_fanout_layer.py's (8, 9): each module empties its
+# own. Each xdist worker's site takes a database of its own (10 to 15): twice a seat here received
+# a GameStarted of a game with its own game's number and other players, which only a second site
+# (its own PostgreSQL database, the same Redis database and channel prefix) can send.
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+REDIS_URL = os.environ.get("SCALEOUT_BALANCER_REDIS_URL", f"redis://127.0.0.1:6379/{10 + _WORKER % 6}")
 
 pytestmark = [pytest.mark.scaleout, pytest.mark.xdist_group("scaleout-balancer")]
 
