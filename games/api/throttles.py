@@ -18,10 +18,17 @@ class AnonymousRate(AnonRateThrottle):
 
 
 class UserRate(UserRateThrottle):
-    """Calls of a logged-in user (session or token), per account."""
+    """Calls of a logged-in user (session or token), per account. Anonymous calls are
+    ``AnonymousRate``'s alone: DRF's class would also count them by address, so a reader allowed
+    more than ``API_RATE_USER`` anonymously was still stopped there."""
 
     def get_rate(self) -> str:
         return settings.API_RATE_USER
+
+    def get_cache_key(self, request, view) -> str | None:
+        if not (request.user and request.user.is_authenticated):
+            return None  # DRF: not throttled by this class
+        return super().get_cache_key(request, view)
 
 
 class ExportRate(UserRateThrottle):

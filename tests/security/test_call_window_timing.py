@@ -31,12 +31,15 @@ import websockets
 
 from tests.served import serve
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.own_server]
+# A REST poller that dies (a 429 once did, when DRF's per-account rate also counted anonymous
+# calls) would leave its checks on the changes before it: a failure, not a warning.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.own_server,
+              pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")]
 
 FLOOR_MS = 400
 QUICK = 0.05  # seconds: the quick seat's answer to a call question
 SLOW = 0.25  # the slow seat's
-SAMPLES = 5  # discards of each kind (someone could call / nobody could) per run
+SAMPLES = 5  # discards of each kind per run: someone could call / nobody could, the quick seat could / not
 RUN_SECONDS = 120
 
 SETUP = """
@@ -84,8 +87,12 @@ class Run:
         return [(seen, after) for seen, after in zip(self.seen[1:], self.seen[2:]) if seen.last == "dapai"]
 
     def enough(self) -> bool:
-        kinds = [bool(self.could_call.get(seen.v)) for seen, _ in self.discards()]
-        return kinds.count(True) >= SAMPLES and kinds.count(False) >= SAMPLES
+        # The quick seat's windows are counted too: a median of the two or three that come with
+        # five of someone's was moved 0.048 s by two late receipts on a loaded CI machine.
+        callers = [self.could_call.get(seen.v, set()) for seen, _ in self.discards()]
+        some = sum(1 for who in callers if who)
+        quick = sum(1 for who in callers if "quick" in who)
+        return min(some, len(callers) - some, quick, len(callers) - quick) >= SAMPLES
 
 
 async def seat(port: int, token: str, game_id: int, name: str, think: float, run: Run) -> None:

@@ -158,6 +158,16 @@ def test_rest_calls_are_throttled_with_retry_after(make_user, settings):
     assert [player.get("/api/games/export/").status_code for _ in range(3)] == [200, 200, 429]
 
 
+def test_the_account_rate_counts_accounts_and_the_address_rate_anonymous_calls(make_user, settings):
+    settings.API_RATE_ANONYMOUS = "4/min"
+    settings.API_RATE_USER = "2/min"
+    reader = HttpClient()
+    assert [reader.get("/api/games/").status_code for _ in range(5)] == [200] * 4 + [429]
+    player = HttpClient()
+    player.force_login(make_user())
+    assert [player.get("/api/games/").status_code for _ in range(3)] == [200, 200, 429]
+
+
 async def test_connections_per_user_are_capped(clients, make_user, settings):
     settings.MAX_CONNECTIONS_PER_USER = 3
     ann = await database_sync_to_async(make_user)("ann")
