@@ -36,6 +36,35 @@ _READY = """([last, shot]) => {
   return false;
 }"""
 
+# What the page shows when it offers nothing new: a wait for _READY that runs out says why.
+_STUCK = """() => {
+  const table = document.querySelector('[data-testid="riichi-table"]');
+  const text = (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent.trim().slice(0, 120));
+  return { v: table && table.dataset.v, legal: table && table.dataset.legal,
+           bar: text('[data-testid="riichi-bar"] button:not(:disabled)'),
+           liveTiles: document.querySelectorAll(
+             '[data-testid="my-hand"] button[data-testid="hand-tile"]:not(:disabled)').length,
+           mode: document.querySelector('[data-testid="my-hand"]')?.dataset.mode,
+           screens: text('[data-testid$="-screen"] .rii-screen__round'), toasts: text('[data-testid="toast"]'),
+           status: text('[data-testid="game-status"]') };
+}"""
+
+
+def wait_ready(page, last_v: str, shots) -> str:
+    """The next moment the test acts on (_READY); if none comes in 30 s, a failure that shows
+    the page's state and the server's (a lost click, a decision the page never offered)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        return page.wait_for_function(_READY, arg=[last_v, list(shots)], timeout=30_000).json_value()
+    except PlaywrightTimeout:
+        shown = page.evaluate(_STUCK)
+        game = page.evaluate("""() => { const m = location.pathname.match(/games\\/(\\d+)/);
+          return m ? fetch(`/api/games/${m[1]}/`).then((r) => r.json()).then((g) => ({ seq: g.seq, status: g.status,
+            to_act: g.to_act, history_size: g.history_size })) : null; }""")
+        raise AssertionError(f"nothing to act on after v {last_v!r} for 30 s: page {shown}, server {game}") from None
+
+
 # What a hand-end screen shows, read at one moment (None once it has closed).
 _SCREEN = """(kind) => {
   const screen = document.querySelector(`[data-testid="${kind}-screen"]`);
@@ -194,7 +223,7 @@ def test_riichi_full_game_against_bots(riichi_server, browser, artifacts):
         locator.click()
         clicked.append(v)
     while True:
-        ready = page.wait_for_function(_READY, arg=[last_v, sorted(shots)], timeout=30_000).json_value()
+        ready = wait_ready(page, last_v, sorted(shots))
         if ready == "over":
             break
         if ready.startswith("screen:"):

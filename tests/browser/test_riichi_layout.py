@@ -10,7 +10,7 @@ import json
 import pytest
 
 from tests.browser.pages import open_page, snap
-from tests.browser.test_riichi_game import _HAND, _READY, _best_discard, choose, open_riichi_table
+from tests.browser.test_riichi_game import _HAND, _best_discard, choose, open_riichi_table, wait_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -214,13 +214,15 @@ class Checker:
 def _play(page, check: Checker, *, table_at: int = 6) -> str:
     """Plays the game to its end as test_riichi_game does (wins, riichi and the first calls taken),
     looking at the table once, at the first call or riichi prompt of each kind, and at hand results."""
+    from playwright.sync_api import expect
+
     last_v = ""
     decisions = 0
     shots: list[str] = []
     called: set[str] = set()
     table_done = False
     while True:
-        ready = page.wait_for_function(_READY, arg=[last_v, shots], timeout=30_000).json_value()
+        ready = wait_ready(page, last_v, shots)
         if ready == "over":
             # The last hand's result stays up (no next hand closes it): looked at for certain.
             last = page.evaluate("""() => {
@@ -254,6 +256,9 @@ def _play(page, check: Checker, *, table_at: int = 6) -> str:
                 if choice in ("pon", "chi") and page.get_by_test_id("call-option").count():
                     page.get_by_test_id("call-option").first.click()
                 if choice == "lizhi":
+                    # Once the hand is in riichi mode: before that every discard glows, and a click
+                    # on one that the redraw then darkens is lost.
+                    expect(page.locator('[data-testid="my-hand"]')).to_have_attribute("data-mode", "lizhi")
                     page.locator('[data-testid="hand-tile"].rii-tile--legal').first.click()
                 last_v = v
                 continue

@@ -96,7 +96,17 @@ function send(ctx, type, params) {
 
 function closeScreen(key) {
   ui.screen.closed.add(key);
+  clearTimeout(ui.screen.timer);
   redraw();
+}
+
+// The hold ran out: the screen leaves, and nothing else is redrawn. A redraw replaces every
+// button and tile, and one at a moment the player did not cause could fall between the press and
+// the release of their click, which is then lost (the page would wait for a decision made).
+function expireScreen(key) {
+  const s = ui.screen;
+  s.closed.add(key);
+  if (s.key === key && s.node) s.node.remove();
 }
 
 /** The last hand's result while it should show (see HAND_END_HOLD_MS), else null. */
@@ -129,7 +139,7 @@ function liveScreen(ctx, who) {
       return null;
     }
     clearTimeout(s.timer);
-    s.timer = setTimeout(redraw, left + 20);
+    s.timer = setTimeout(() => expireScreen(key), left + 20);
   }
   if (!s.node) {
     const node = renderHandEnd(hand, { who, rule: view.rule, onClose: () => closeScreen(key) });
