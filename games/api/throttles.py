@@ -6,8 +6,14 @@ and a test's ``settings`` fixture both take effect."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+if TYPE_CHECKING:  # DRF's settings import this module while rest_framework.views is half loaded
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 
 class AnonymousRate(AnonRateThrottle):
@@ -25,7 +31,7 @@ class UserRate(UserRateThrottle):
     def get_rate(self) -> str:
         return settings.API_RATE_USER
 
-    def get_cache_key(self, request, view) -> str | None:
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         if not (request.user and request.user.is_authenticated):
             return None  # DRF: not throttled by this class
         return super().get_cache_key(request, view)
