@@ -61,7 +61,7 @@ def wait_ready(page, last_v: str, shots) -> str:
         shown = page.evaluate(_STUCK)
         game = page.evaluate("""() => { const m = location.pathname.match(/games\\/(\\d+)/);
           return m ? fetch(`/api/games/${m[1]}/`).then((r) => r.json()).then((g) => ({ seq: g.seq, status: g.status,
-            to_act: g.to_act, history_size: g.history_size })) : null; }""")
+            history_size: g.history_size })) : null; }""")
         raise AssertionError(f"nothing to act on after v {last_v!r} for 30 s: page {shown}, server {game}") from None
 
 
