@@ -51,6 +51,7 @@ from typing import Any
 
 from games.riichi.bots import house
 from games.riichi.bots.danger import danger_table
+from games.riichi.bots.lookahead import Lookahead
 from games.riichi.bots.placement import PLACE, Placement
 from games.riichi.bots.value import KINDS, Evaluator, after_discard, hand_counts, kind
 from games.riichi.engine.shoupai import Shoupai
@@ -80,7 +81,10 @@ OPEN_THREAT = 0.5
 # both other copies unseen (``Evaluator.back_xiangting``: majiang-ai calls so); ``placement``, in
 # the game's last hand, counts a win's points and a deal-in's cost by the final places they lead
 # to (``placement.py``; the knob's value x PLACE points a place) in place of the leader's and the
-# last place's fixed push scales. All are off:
+# last place's fixed push scales; ``three_step`` values a hand two from tenpai by majiang-ai's
+# three-step expected value over real wins (``lookahead.py``) where ``far`` weighs acceptance, and
+# lets a call from two from tenpai compare those values before and after (a call that keeps the
+# shanten number may then be taken when it raises the value). All are off:
 # the strong level plays as the first pass measured it against majiang-ai (level with it: +0.085,
 # 95% CI -0.090 to +0.260, over 400 seats a side). Their self-play A/B runs and the runs against
 # majiang-ai are in docs/performance.md (issue 31, second, fourth, fifth and sixth passes): none separated from
@@ -93,7 +97,8 @@ OPEN_THREAT = 0.5
 # and within +-0.04 of a place of the fixed scales over 1,000 last hands (eighth pass).
 STYLE: dict[str, float] = {"push": 1.0, "open_threat": OPEN_THREAT, "far_calls": 0.0, "call_weight": 0.0,
                            "yakuhai_pon": 0.0, "two_step": 0.0, "call_ev": 0.0, "dama": 0.0,
-                           "call_shapes": 0.0, "riichi_always": 0.0, "back_calls": 0.0, "placement": 0.0}
+                           "call_shapes": 0.0, "riichi_always": 0.0, "back_calls": 0.0, "placement": 0.0,
+                           "three_step": 0.0}
 
 Choose = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], tuple[str, list[Any]]]
 
@@ -124,6 +129,7 @@ class _Decision:
         self.ev.call_ev = style["call_ev"]
         self.ev.call_shapes = style["call_shapes"]
         self.value = value
+        self.look = Lookahead(self.ev) if style["three_step"] else None
         visible: Counter[str] = Counter(self.ev.public)
         visible.update(hand_counts(sp))
         self.visible = visible
@@ -161,6 +167,10 @@ class _Decision:
         if x == 1:
             return ev.ev1(sp13, (k,)) if self.value else float(self._ukeire(sp13)) * 100
         if self.value:
+            if x == 2 and self.look is not None:
+                v = self.look.value(sp13)
+                if v is not None:
+                    return v
             if x == 2 and sp13.menqian and self.style["two_step"]:
                 return ev.far2(sp13)
             return ev.far(sp13)
@@ -291,6 +301,8 @@ def _choose_call(d: _Decision, calls: list[str]) -> str | None:
         before = ev.ev0(sp, None if sp.menqian else False)
     elif x_before == 1:
         before = ev.ev1(sp)
+    elif x_before == 2 and d.look is not None:
+        before = d.look.value(sp)  # None when seven pairs made the number look lower
     else:
         before = None
     best: tuple[float, str] | None = None
@@ -313,6 +325,9 @@ def _choose_call(d: _Decision, calls: list[str]) -> str | None:
                 v -= d.cost[kind(p)] * 4 if d.threatened else 0.0
             elif yx == 1:
                 v = ev.ev1(h, (kind(p),))
+            elif yx == 2 and x_before == 2 and before is not None and d.look is not None:
+                # (Only from two: from nearer, a call leaving two from tenpai is never taken.)
+                v = d.look.value(h) or 0.0
             else:
                 v = ev.far(h) * 0.01
             if yx < top_x or (yx == top_x and v > top_ev):
@@ -320,7 +335,9 @@ def _choose_call(d: _Decision, calls: list[str]) -> str | None:
         honour = m[0] == "z" and "z" + m[1] in ev.values
         if top_x == math.inf or top_x > x_before:
             continue
-        if top_x == x_before:
+        if top_x == x_before and before is not None and d.look is not None:
+            pass  # with three-step values a call that keeps the number may still raise the value
+        elif top_x == x_before:
             # A pon of a value-honour pair keeps the shanten number (the pair becomes the meld) but
             # gives the hand its yaku and opens the way to further calls: taken from two or more
             # from tenpai, and from one when the open hand scores as well as the closed one.

@@ -30,7 +30,7 @@ from games.riichi.engine.hule import hule, hule_param
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.tile import zhenbaopai
 from games.riichi.engine.waits import is_tenpai, tenpai_waits
-from games.riichi.engine.xiangting import xiangting, xiangting_guoshi, xiangting_qidui
+from games.riichi.engine.xiangting import xiangting, xiangting_guoshi, xiangting_qidui, xiangting_yiban
 
 KINDS = tuple(s + str(n) for s in "mps" for n in range(1, 10)) + tuple("z" + str(n) for n in range(1, 8))
 RIICHI_BONUS = 1.3  # ura dora, ippatsu and tsumo on top of the ron value with riichi
@@ -69,6 +69,26 @@ def hand_counts(sp: Shoupai) -> Counter[str]:
     return c
 
 
+# Figures that depend on the hand alone (shanten numbers, the kinds that lower them) or on the hand
+# and the hand's fixed context (a tenpai hand's points under the dora, winds and rule) are kept
+# across decisions: a seat's hand changes by a tile a turn, so most of a decision's hands were
+# met at its last one. They are pure functions of their keys, so keeping them changes no
+# decision. Each table is emptied when it outgrows its limit (bounded memory in a long-running
+# server).
+_XT: dict[tuple[Any, ...], int | float] = {}
+_TING: dict[tuple[Any, ...], list[str]] = {}
+_WAITS: dict[tuple[Any, ...], list[tuple[str, float, float]]] = {}
+_LIMIT = 100_000
+
+
+def remember(table: dict[Any, Any], key: Any, value: Any, limit: int = _LIMIT) -> Any:
+    """Keep ``value`` under ``key`` in one of the cross-decision tables; returns ``value``."""
+    if len(table) >= limit:
+        table.clear()
+    table[key] = value
+    return value
+
+
 def _key(sp: Shoupai) -> tuple[Any, ...]:
     """A hand's cache key: its concealed tiles and its melds (two open hands with the same tiles
     in hand and different melds score differently)."""
@@ -95,10 +115,11 @@ class Evaluator:
         self.param_dama = hule_param(base, lizhi=0)
         self.kuitan = self.rule.get("クイタンあり", True)
         self.menqian = sp.menqian
-        self._waits: dict[tuple[Any, ...], list[tuple[str, float, float]]] = {}
+        # The tenpai points' context: what ``hule`` reads besides the hand (see ``_WAITS``).
+        self._context = (tuple(view.get("baopai", [])), self.zhuangfeng, self.menfeng,
+                         repr(sorted(self.rule.items())))
+        self._own_waits: dict[tuple[Any, ...], list[tuple[str, float, float]]] = {}
         self._ev1: dict[tuple[Any, ...], float] = {}
-        self._ting: dict[tuple[Any, ...], list[str]] = {}
-        self._xt: dict[tuple[Any, ...], int | float] = {}
         self._far2: dict[tuple[Any, ...], float] = {}
         self.call_weight = 0.0  # far(): the extra weight of a tile the hand could pon into a yaku
         self.call_shapes = 0.0  # far(): majiang-ai's weights (pon x4, chi x2) instead
@@ -122,9 +143,9 @@ class Evaluator:
 
     def xiangting(self, sp: Shoupai) -> int | float:
         key = _key(sp)
-        x = self._xt.get(key)
+        x = _XT.get(key)
         if x is None:
-            x = self._xt[key] = xiangting(sp)
+            x = remember(_XT, key, xiangting(sp))
         return x
 
     def tingpai(self, sp: Shoupai) -> list[str]:
@@ -132,40 +153,36 @@ class Evaluator:
         trying only the kinds that can: within two of a held tile of the suit, held honours, and
         every kind when seven pairs or kokushi may take a new one."""
         key = _key(sp)
-        t = self._ting.get(key)
+        t = _TING.get(key)
         if t is not None:
             return t
         x = self.xiangting(sp)
         b = sp._bingpai
-        wide = not sp._fulou and (
-            xiangting_guoshi(sp) <= x
-            or (xiangting_qidui(sp) <= x and sum(1 for s in "mpsz" for n in range(1, len(b[s])) if b[s][n]) < 7))
+        closed = not sp._fulou
+        # A tile lowers seven pairs or kokushi by one at most: they need trying only when they are
+        # already as low as the hand's number (the regular form is the common case).
+        qidui = closed and xiangting_qidui(sp) <= x
+        guoshi = closed and xiangting_guoshi(sp) <= x
         t = []
-        for k in KINDS:
+        for k in candidate_kinds(sp, qidui, guoshi):
             s, n = k[0], int(k[1])
             bb = b[s]
-            if bb[n] >= 4:
-                continue
-            if not wide:
-                if s == "z":
-                    if not bb[n]:
-                        continue
-                elif not any(bb[j] for j in range(max(1, n - 2), min(9, n + 2) + 1)):
-                    continue
             bb[n] += 1
-            lower = xiangting(sp) < x
+            lower = (xiangting_yiban(sp) < x or (qidui and xiangting_qidui(sp) < x)
+                     or (guoshi and xiangting_guoshi(sp) < x))
             bb[n] -= 1
             if lower:
                 t.append(k)
-        self._ting[key] = t
-        return t
+        return remember(_TING, key, t)
 
     # -- tenpai ---------------------------------------------------------------------------------
 
     def waits(self, sp13: Shoupai) -> list[tuple[str, float, float]]:
         """(wait, value with riichi (0 for an open hand), value without) of a tenpai hand."""
-        key = _key(sp13)
-        got = self._waits.get(key)
+        # With ``win_value`` set a win's worth is this decision's own: nothing kept across decisions.
+        table = _WAITS if self.win_value is None else self._own_waits
+        key = (self._context, _key(sp13))
+        got = table.get(key)
         if got is not None:
             return got
         out = []
@@ -179,8 +196,7 @@ class Evaluator:
                 zimo = self._tsumo_points(sp13, w)
                 dama = worth(zimo) * FURITEN
             out.append((w, riichi, dama))
-        self._waits[key] = out
-        return out
+        return remember(table, key, out)
 
     def _points(self, sp13: Shoupai, w: str, param: dict[str, Any]) -> float:
         try:
@@ -513,6 +529,28 @@ class Evaluator:
 
 def _as_is(points: float) -> float:
     return points
+
+
+def candidate_kinds(sp: Shoupai, qidui: bool, guoshi: bool) -> list[str]:
+    """The kinds worth trying as a tile that lowers the shanten number of a 13-tile hand (its
+    ``tingpai`` lie among them): not held four times; within two of a held tile of the suit, or a
+    held honour; every kind when kokushi, or seven pairs with fewer than seven kinds held, is as
+    low as the hand's number (``qidui``, ``guoshi``: those forms are)."""
+    b = sp._bingpai
+    wide = guoshi or (qidui and sum(1 for s in "mpsz" for n in range(1, len(b[s])) if b[s][n]) < 7)
+    if wide:
+        return [k for k in KINDS if b[k[0]][int(k[1])] < 4]
+    out = []
+    for s in "mps":
+        bb = b[s]
+        near = [False] * 13  # near[n + 1]: a tile of the suit is held within two of n
+        for n in range(1, 10):
+            if bb[n]:
+                near[n - 1] = near[n] = near[n + 1] = near[n + 2] = near[n + 3] = True
+        out.extend(s + str(n) for n in range(1, 10) if near[n + 1] and bb[n] < 4)
+    bz = b["z"]
+    out.extend("z" + str(n) for n in range(1, 8) if 0 < bz[n] < 4)
+    return out
 
 
 def after_discard(sp: Shoupai, p: str) -> Shoupai:

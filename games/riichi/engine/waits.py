@@ -11,6 +11,8 @@ a kind held four times is not a wait); tests compare the two on random hands.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.riichi.engine.shoupai import Shoupai
 from games.riichi.engine.xiangting import xiangting_guoshi, xiangting_qidui
 
@@ -174,8 +176,54 @@ def tenpai_waits(shoupai: Shoupai) -> list[str]:
 _ORDER = tuple(s + str(n) for s in "mps" for n in range(1, 10)) + tuple("z" + str(n) for n in range(1, 8))
 
 
-def is_tenpai(shoupai: Shoupai) -> bool:
-    """``xiangting(shoupai) == 0`` for a hand without a drawn tile, answered from the suits.
+_more: dict[tuple[int, ...], int] = {}
+
+
+def _one_more(bingpai: list[int], honours: bool) -> int:
+    # The masks a suit (or the honours) can reach with one more tile of any of its kinds, a fifth
+    # copy included (Majiang's shanten number allows it), OR-ed: computed once per distinct suit.
+    key = tuple(bingpai[1:])
+    got = _more.get(key)
+    if got is None:
+        counts = [0, *key] if honours else list(key)
+        got = 0
+        for n in range(len(key)):
+            counts[n + 1 if honours else n] += 1
+            got |= _honour_mask(counts) if honours else _suit_mask(tuple(counts))
+            counts[n + 1 if honours else n] -= 1
+        if len(_more) > 200_000:
+            _more.clear()
+        _more[key] = got
+    return got
+
+
+def suit_mask(b: dict[str, Any], i: int) -> int:
+    """Whether suit ``i`` (0-2 m/p/s, 3 honours) of the counts ``b`` splits into sets (1), sets and
+    a pair (2), or neither (0)."""
+    return _suit_mask(tuple(b["mps"[i]][1:])) if i < 3 else _honour_mask(b["z"])
+
+
+def regular_tenpai(masks: list[int], b: dict[str, Any]) -> bool:
+    """Is the 13-tile hand of counts ``b`` (its suits' ``suit_mask``s given) tenpai in the
+    regular form? (``is_tenpai``'s first question; the bots ask it of many hands a tile apart.)"""
+    bad = -1
+    for i in range(4):
+        if masks[i] == 0:
+            if bad >= 0:
+                return False  # two suits fail: no regular form
+            bad = i
+    if bad == -1:
+        return True
+    # The other suits split; the failing one must become sets (the pair is elsewhere) or sets and
+    # the pair (no pair elsewhere) with one tile more.
+    pairs = sum(1 for i in range(4) if i != bad and masks[i] == _PAIR)
+    need = _SETS if pairs == 1 else _PAIR if pairs == 0 else 0
+    return bool(need and _one_more(b["mpsz"[bad]], bad == 3) & need)
+
+
+def is_tenpai(shoupai: Shoupai, special: bool = True) -> bool:
+    """``xiangting(shoupai) == 0`` for a hand without a drawn tile, answered from the suits;
+    ``special=False`` asks the regular form alone (seven pairs and kokushi not tried).
 
     Majiang's shanten number is 0 exactly when one more tile, of any kind and even a fifth
     copy, would complete the hand. For the regular form that needs every suit but the one
@@ -185,26 +233,8 @@ def is_tenpai(shoupai: Shoupai) -> bool:
     kokushi use their own (cheap) shanten numbers.
     """
     b = shoupai._bingpai
-    masks = [_suit_mask(tuple(b["m"][1:])), _suit_mask(tuple(b["p"][1:])), _suit_mask(tuple(b["s"][1:])),
-             _honour_mask(b["z"])]
-    bad = -1
-    for i, mask in enumerate(masks):
-        if mask == 0:
-            if bad >= 0:
-                bad = 9  # two suits fail: no regular form
-                break
-            bad = i
-    if bad == -1:
+    if regular_tenpai([suit_mask(b, 0), suit_mask(b, 1), suit_mask(b, 2), suit_mask(b, 3)], b):
         return True
-    if bad < 4:
-        s = "mpsz"[bad]
-        bingpai = b[s]
-        for n in range(1, len(bingpai)):
-            bingpai[n] += 1
-            masks[bad] = _suit_mask(tuple(bingpai[1:])) if bad < 3 else _honour_mask(bingpai)
-            bingpai[n] -= 1
-            if _regular(masks):
-                return True
-    if shoupai._fulou:
+    if shoupai._fulou or not special:
         return False
     return xiangting_qidui(shoupai) == 0 or xiangting_guoshi(shoupai) == 0

@@ -142,36 +142,60 @@ def _mianzi_all(
     return best
 
 
+def _suit_pairs(bingpai: list[int]) -> tuple[Triple, ...]:
+    # The distinct candidates of the suit with each of its pairs set aside in turn: the regular
+    # form takes the minimum over every pair, so their union is all it needs (empty: no pair).
+    key = tuple(bingpai[1:10])
+    result = _pair_table.get(key)
+    if result is None:
+        if len(_pair_table) >= _SUIT_TABLE_LIMIT:
+            _pair_table.clear()
+        counts = [0, *key]
+        found: set[Triple] = set()
+        for n in range(1, 10):
+            if counts[n] >= 2:
+                counts[n] -= 2
+                found.update(_suit(counts))
+                counts[n] += 2
+        result = _pair_table[key] = tuple(sorted(found))
+    return result
+
+
+_pair_table: dict[tuple[int, ...], tuple[Triple, ...]] = {}
+
+
 def xiangting_yiban(shoupai: Shoupai) -> int:
     """Shanten number of the regular form (4 sets and a pair), melds counted as sets."""
     b = shoupai._bingpai
     n_fulou = len(shoupai._fulou)
-    rm, rp, rs = _suit(b["m"]), _suit(b["p"]), _suit(b["s"])
+    bm, bp, bs = b["m"], b["p"], b["s"]
+    rm, rp, rs = _suit(bm), _suit(bp), _suit(bs)
     zb = b["z"]
     z = _zipai(zb)
     best = _mianzi_all(rm, rp, rs, z, n_fulou, False)
 
     # Each possible pair taken out first (only the minimum matters, so the order does not).
-    for s in ("m", "p", "s"):
-        bingpai = b[s]
-        for n in range(1, 10):
-            if bingpai[n] >= 2:
-                bingpai[n] -= 2
-                changed = _suit(bingpai)
-                bingpai[n] += 2
-                if s == "m":
-                    x = _mianzi_all(changed, rp, rs, z, n_fulou, True)
-                elif s == "p":
-                    x = _mianzi_all(rm, changed, rs, z, n_fulou, True)
-                else:
-                    x = _mianzi_all(rm, rp, changed, z, n_fulou, True)
-                if x < best:
-                    best = x
-    for n in range(1, 8):
-        if zb[n] >= 2:
-            zb[n] -= 2
-            zz = _zipai(zb)
-            zb[n] += 2
+    pairs = _suit_pairs(bm)
+    if pairs:
+        x = _mianzi_all(pairs, rp, rs, z, n_fulou, True)
+        if x < best:
+            best = x
+    pairs = _suit_pairs(bp)
+    if pairs:
+        x = _mianzi_all(rm, pairs, rs, z, n_fulou, True)
+        if x < best:
+            best = x
+    pairs = _suit_pairs(bs)
+    if pairs:
+        x = _mianzi_all(rm, rp, pairs, z, n_fulou, True)
+        if x < best:
+            best = x
+    # An honour pair set aside: from a pair nothing is left, from three a single, from four a pair
+    # (from five, which only a trial fifth copy makes, a triplet: the counts are unchanged).
+    m, d, g = z
+    for c in set(zb[1:8]):
+        if c >= 2:
+            zz = (m, d - 1, g) if c == 2 else (m - 1, d, g + 1) if c == 3 else (m - 1, d + 1, g) if c == 4 else z
             x = _mianzi_all(rm, rp, rs, zz, n_fulou, True)
             if x < best:
                 best = x
@@ -206,12 +230,12 @@ def xiangting_qidui(shoupai: Shoupai) -> int | float:
     n_duizi = n_guli = 0
     b = shoupai._bingpai
     for s in ("m", "p", "s", "z"):
-        bingpai = b[s]
-        for n in range(1, len(bingpai)):
-            if bingpai[n] >= 2:
-                n_duizi += 1
-            elif bingpai[n] == 1:
-                n_guli += 1
+        # Counted by list.count (the bots' searches call this in their inner loops); index 0 of a
+        # suit holds its red fives, not a kind.
+        counts = b[s][1:]
+        single = counts.count(1)
+        n_guli += single
+        n_duizi += len(counts) - counts.count(0) - single
     if n_duizi > 7:
         n_duizi = 7
     if n_duizi + n_guli > 7:

@@ -1,0 +1,212 @@
+"""Three-step expected value: the strong bot's worth of a hand two from tenpai, from real wins.
+
+majiang-ai values a hand up to two from tenpai by walking every draw that brings it closer, the
+best discard after it, and again, down to the tenpai hands and the points of their wins
+(``eval_shoupai``). ``Lookahead`` computes the same on ``Evaluator``'s scale:
+
+- tenpai: ``Evaluator.ev0`` (unseen copies of each wait x the win's points);
+- one from tenpai (``one``): over each kind that brings tenpai, its unseen copies x the best
+  tenpai score after a discard, / 72 (``Evaluator.ev1`` without the furiten of the discards on the way);
+- two from tenpai (``two``): over each kind that brings the hand within one, its unseen copies x
+  the best ``one`` after a discard, / 216 (majiang-ai's widths: 12, 72, 216).
+
+The walk is the costly part and depends on the hand alone: for a hand, the kinds that lower its
+shanten number and, for each, the discards that keep the lower number (``steps``). It is kept
+across decisions (``_STEPS``, as value.py keeps shanten numbers and tenpai points), so each
+decision recomputes only the sums over the unseen counts. A decision's hands share most of their
+steps with the previous decision's, which is what makes the walk fit a live table's time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.riichi.bots.value import KINDS, Evaluator, _key, candidate_kinds, remember
+from games.riichi.engine.shoupai import Shoupai
+from games.riichi.engine.waits import regular_tenpai, suit_mask
+from games.riichi.engine.xiangting import xiangting_guoshi, xiangting_qidui, xiangting_yiban
+
+# (kind drawn, the kinds whose discard after it lowers the shanten number) for each kind that lowers
+# it, per 13-tile hand one or two from tenpai.
+Steps = tuple[tuple[str, tuple[str, ...]], ...]
+_STEPS: dict[tuple[Any, ...], Steps] = {}
+_STEPS_LIMIT = 20_000
+
+WIDTH = (12.0, 72.0, 216.0)
+_SUIT = {"m": 0, "p": 1, "s": 2, "z": 3}
+
+
+def _take(b: dict[str, Any], d: str) -> bool:
+    """Let one ``d`` go from the counts (a plain five before a red one); True when a red went."""
+    s, n = d[0], int(d[1])
+    b[s][n] -= 1
+    if s != "z" and n == 5 and b[s][0] > b[s][5]:
+        b[s][0] -= 1
+        return True
+    return False
+
+
+def _give(b: dict[str, Any], d: str, red: bool) -> None:
+    s, n = d[0], int(d[1])
+    b[s][n] += 1
+    if red:
+        b[s][0] += 1
+
+
+def _qidui(pairs: int, singles: int) -> int:
+    """Seven pairs' shanten number from the kinds held twice or more and once (as
+    ``xiangting_qidui``: seven pairs at most, and seven kinds in all)."""
+    pairs = min(pairs, 7)
+    return 13 - pairs * 2 - min(singles, 7 - pairs)
+
+
+class Lookahead:
+    """One decision's three-step values (on top of its ``Evaluator``)."""
+
+    def __init__(self, ev: Evaluator) -> None:
+        self.ev = ev
+        self._one: dict[tuple[Any, ...], float] = {}
+        self._two: dict[tuple[Any, ...], float] = {}
+
+    def steps(self, sp13: Shoupai) -> Steps:
+        """For each kind that lowers the shanten number of ``sp13`` (one or two from tenpai), the
+        kinds held after drawing it whose discard keeps the lower number."""
+        key = _key(sp13)
+        got = _STEPS.get(key)
+        if got is not None:
+            return got
+        ev = self.ev
+        x = ev.xiangting(sp13)
+        work = sp13.clone()
+        b = work._bingpai
+        # One tile in and one out lowers seven pairs or kokushi by one at most: they are tried only
+        # when they are as low as the hand's number already.
+        closed = not sp13._fulou
+        qidui = closed and xiangting_qidui(sp13) <= x
+        guoshi = closed and xiangting_guoshi(sp13) <= x
+        out = []
+        if x == 1:
+            # One from tenpai: a kind lowers the number exactly when some discard after it leaves
+            # tenpai, so the walk finds the kinds itself (no shanten numbers), from the suits'
+            # masks: with t drawn, a discard changes one suit's mask, and the regular form allows
+            # one failing suit at most. Seven pairs and kokushi are asked only when the hand with
+            # t drawn is within a discard of them.
+            held = [(d, d[0], int(d[1]), _SUIT[d[0]]) for d in KINDS if b[d[0]][int(d[1])]]
+            before = [suit_mask(b, 0), suit_mask(b, 1), suit_mask(b, 2), suit_mask(b, 3)]
+            # Seven pairs from the counts of kinds held twice or more (pairs) and once (singles).
+            pairs = sum(1 for d in held if b[d[1]][d[2]] >= 2)
+            singles = len(held) - pairs
+            for t in candidate_kinds(sp13, qidui, guoshi):
+                s, n = t[0], int(t[1])
+                c = b[s][n]
+                b[s][n] += 1
+                masks = before[:]
+                masks[_SUIT[s]] = suit_mask(b, _SUIT[s])
+                failing = masks.count(0)
+                pairs_t = pairs + (c == 1)
+                singles_t = singles + (c == 0) - (c == 1)
+                qidui_t = qidui and _qidui(pairs_t, singles_t) <= 0
+                orphans_t = guoshi and xiangting_guoshi(work) <= 0
+                keep = []
+                if failing <= 2 or qidui_t or orphans_t:
+                    for d, ds, dn, i in held:
+                        if d == t:
+                            continue
+                        # With two failing suits, a discard from a third leaves both failing.
+                        regular = failing < 2 or (failing == 2 and not masks[i])
+                        if not (regular or qidui_t or orphans_t):
+                            continue
+                        bb = b[ds]
+                        left = bb[dn] - 1
+                        bb[dn] = left
+                        red = ds != "z" and dn == 5 and bb[0] > bb[5]  # a plain five goes first
+                        if red:
+                            bb[0] -= 1
+                        ok = False
+                        if regular:
+                            saved = masks[i]
+                            masks[i] = suit_mask(b, i)
+                            # (Two suits failing after the discard: not tenpai, without asking.)
+                            if failing - (not saved) + (not masks[i]) <= 1:
+                                ok = regular_tenpai(masks, b)
+                            masks[i] = saved
+                        if not ok and qidui_t:
+                            ok = _qidui(pairs_t - (left == 1), singles_t - (left == 0) + (left == 1)) == 0
+                        if not ok and orphans_t:
+                            ok = xiangting_guoshi(work) == 0
+                        bb[dn] += 1
+                        if red:
+                            bb[0] += 1
+                        if ok:
+                            keep.append(d)
+                b[s][n] -= 1
+                if keep:
+                    out.append((t, tuple(keep)))
+            return remember(_STEPS, key, tuple(out), _STEPS_LIMIT)
+        for t in ev.tingpai(sp13):
+            s, n = t[0], int(t[1])
+            b[s][n] += 1
+            keep = []
+            for d in KINDS:
+                if d == t or not b[d[0]][int(d[1])]:
+                    continue
+                red = _take(b, d)
+                ok = (xiangting_yiban(work) == x - 1 or (qidui and xiangting_qidui(work) == x - 1)
+                      or (guoshi and xiangting_guoshi(work) == x - 1))
+                _give(b, d, red)
+                if ok:
+                    keep.append(d)
+            b[s][n] -= 1
+            out.append((t, tuple(keep)))
+        return remember(_STEPS, key, tuple(out), _STEPS_LIMIT)
+
+    def _walk(self, sp13: Shoupai, inner: Any) -> float:
+        """Over the steps of ``sp13``: unseen copies of the drawn kind x the best ``inner`` value
+        of the hands its discards leave."""
+        ev = self.ev
+        total = 0.0
+        work = sp13.clone()
+        b = work._bingpai
+        for t, keep in self.steps(sp13):
+            r = ev.unseen(sp13, t)
+            if not r or not keep:
+                continue
+            s, n = t[0], int(t[1])
+            b[s][n] += 1
+            best = 0.0
+            for d in keep:
+                red = _take(b, d)
+                v = inner(work)
+                _give(b, d, red)
+                if v > best:
+                    best = v
+            b[s][n] -= 1
+            total += r * best
+        return total
+
+    def one(self, sp13: Shoupai) -> float:
+        """The value of a hand one from tenpai."""
+        key = _key(sp13)
+        got = self._one.get(key)
+        if got is None:
+            got = self._one[key] = self._walk(sp13, self.ev.ev0) / WIDTH[1]
+        return got
+
+    def two(self, sp13: Shoupai) -> float:
+        """The value of a hand two from tenpai."""
+        key = _key(sp13)
+        got = self._two.get(key)
+        if got is None:
+            got = self._two[key] = self._walk(sp13, self.one) / WIDTH[2]
+        return got
+
+    def value(self, sp13: Shoupai) -> float | None:
+        """The hand's value by its shanten number (0, 1 or 2), or None further out."""
+        x = self.ev.xiangting(sp13)
+        if x == 0:
+            return self.ev.ev0(sp13)
+        if x == 1:
+            return self.one(sp13)
+        if x == 2:
+            return self.two(sp13)
+        return None
