@@ -21,16 +21,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.riichi.bots.value import KINDS, Evaluator, _key, candidate_kinds, remember
+from games.riichi.bots.value import FURITEN, KINDS, RIICHI_BONUS, Evaluator, _key, candidate_kinds, remember
 from games.riichi.engine.shoupai import Shoupai
-from games.riichi.engine.waits import regular_tenpai, suit_mask
-from games.riichi.engine.xiangting import xiangting_guoshi, xiangting_qidui, xiangting_yiban
+from games.riichi.engine.waits import regular_tenpai, suit_mask, tenpai_waits
+from games.riichi.engine.xiangting import honour_parts, suit_parts, xiangting_guoshi, xiangting_qidui, yiban_of_parts
 
 # (kind drawn, the kinds whose discard after it lowers the shanten number) for each kind that lowers
 # it, per 13-tile hand one or two from tenpai.
 Steps = tuple[tuple[str, tuple[str, ...]], ...]
 _STEPS: dict[tuple[Any, ...], Steps] = {}
 _STEPS_LIMIT = 20_000
+# A tenpai hand's waits and each one's points as the walk counts them (``Lookahead.tenpai``).
+_TENPAI: dict[tuple[Any, ...], tuple[tuple[str, float], ...]] = {}
 
 WIDTH = (12.0, 72.0, 216.0)
 _SUIT = {"m": 0, "p": 1, "s": 2, "z": 3}
@@ -93,6 +95,9 @@ class Lookahead:
             # t drawn is within a discard of them.
             held = [(d, d[0], int(d[1]), _SUIT[d[0]]) for d in KINDS if b[d[0]][int(d[1])]]
             before = [suit_mask(b, 0), suit_mask(b, 1), suit_mask(b, 2), suit_mask(b, 3)]
+            # A suit of 3k+2 tiles less one tile holds 3k+1, which never splits: its mask is 0.
+            doomed_before = [sum(b[su][1:]) % 3 == 2 for su in "mpsz"]
+            doomed_drawn = [sum(b[su][1:]) % 3 == 1 for su in "mpsz"]  # (with t drawn in the suit)
             # Seven pairs from the counts of kinds held twice or more (pairs) and once (singles).
             pairs = sum(1 for d in held if b[d[1]][d[2]] >= 2)
             singles = len(held) - pairs
@@ -103,6 +108,8 @@ class Lookahead:
                 masks = before[:]
                 masks[_SUIT[s]] = suit_mask(b, _SUIT[s])
                 failing = masks.count(0)
+                doomed = doomed_before[:]
+                doomed[_SUIT[s]] = doomed_drawn[_SUIT[s]]
                 pairs_t = pairs + (c == 1)
                 singles_t = singles + (c == 0) - (c == 1)
                 qidui_t = qidui and _qidui(pairs_t, singles_t) <= 0
@@ -125,7 +132,7 @@ class Lookahead:
                         ok = False
                         if regular:
                             saved = masks[i]
-                            masks[i] = suit_mask(b, i)
+                            masks[i] = 0 if doomed[i] else suit_mask(b, i)
                             # (Two suits failing after the discard: not tenpai, without asking.)
                             if failing - (not saved) + (not masks[i]) <= 1:
                                 ok = regular_tenpai(masks, b)
@@ -143,16 +150,26 @@ class Lookahead:
                 if keep:
                     out.append((t, tuple(keep)))
             return remember(_STEPS, key, tuple(out), _STEPS_LIMIT)
+        # Two from tenpai: the regular form's number from the suits' parts, of which a draw and a
+        # discard change one or two.
+        n_fulou = len(sp13._fulou)
+        before_parts = [suit_parts(b["m"]), suit_parts(b["p"]), suit_parts(b["s"]), honour_parts(b["z"])]
         for t in ev.tingpai(sp13):
             s, n = t[0], int(t[1])
             b[s][n] += 1
+            parts = before_parts[:]
+            parts[_SUIT[s]] = honour_parts(b["z"]) if s == "z" else suit_parts(b[s])
             keep = []
             for d in KINDS:
                 if d == t or not b[d[0]][int(d[1])]:
                     continue
                 red = _take(b, d)
-                ok = (xiangting_yiban(work) == x - 1 or (qidui and xiangting_qidui(work) == x - 1)
-                      or (guoshi and xiangting_guoshi(work) == x - 1))
+                i = _SUIT[d[0]]
+                saved = parts[i]
+                parts[i] = honour_parts(b["z"]) if i == 3 else suit_parts(b[d[0]])
+                ok = (yiban_of_parts(parts[0], parts[1], parts[2], parts[3], n_fulou) == x - 1
+                      or (qidui and xiangting_qidui(work) == x - 1) or (guoshi and xiangting_guoshi(work) == x - 1))
+                parts[i] = saved
                 _give(b, d, red)
                 if ok:
                     keep.append(d)
@@ -184,12 +201,37 @@ class Lookahead:
             total += r * best
         return total
 
+    def tenpai(self, sp13: Shoupai) -> float:
+        """``Evaluator.ev0(sp13)``: the better of riichi and dama on each wait, which for a closed
+        hand is riichi's (riichi adds a han to every reading, so its points are never fewer), so
+        the walk scores a closed hand's waits with riichi alone: one scoring a wait, not two or
+        three (``Evaluator.waits`` also scores dama, and a yakuless dama hand's tsumo)."""
+        ev = self.ev
+        if ev.win_value is not None:
+            return ev.ev0(sp13)  # a decision's own worth of points: nothing kept
+        key = (ev.context, _key(sp13))
+        values = _TENPAI.get(key)
+        if values is None:
+            param = ev.param_riichi if sp13.menqian else ev.param_dama
+            bonus = RIICHI_BONUS if sp13.menqian else 1.0
+            values = remember(_TENPAI, key, tuple((w, ev.ron_points(sp13, w, param) * bonus)
+                                                  for w in tenpai_waits(sp13)))
+        total = 0.0
+        furiten = False
+        for w, v in values:
+            if w in ev.river:
+                furiten = True
+            r = ev.unseen(sp13, w)
+            if r:
+                total += r * v
+        return total * (FURITEN if furiten else 1.0)
+
     def one(self, sp13: Shoupai) -> float:
         """The value of a hand one from tenpai."""
         key = _key(sp13)
         got = self._one.get(key)
         if got is None:
-            got = self._one[key] = self._walk(sp13, self.ev.ev0) / WIDTH[1]
+            got = self._one[key] = self._walk(sp13, self.tenpai) / WIDTH[1]
         return got
 
     def two(self, sp13: Shoupai) -> float:

@@ -116,7 +116,7 @@ class Evaluator:
         self.kuitan = self.rule.get("クイタンあり", True)
         self.menqian = sp.menqian
         # The tenpai points' context: what ``hule`` reads besides the hand (see ``_WAITS``).
-        self._context = (tuple(view.get("baopai", [])), self.zhuangfeng, self.menfeng,
+        self.context = (tuple(view.get("baopai", [])), self.zhuangfeng, self.menfeng,
                          repr(sorted(self.rule.items())))
         self._own_waits: dict[tuple[Any, ...], list[tuple[str, float, float]]] = {}
         self._ev1: dict[tuple[Any, ...], float] = {}
@@ -181,7 +181,7 @@ class Evaluator:
         """(wait, value with riichi (0 for an open hand), value without) of a tenpai hand."""
         # With ``win_value`` set a win's worth is this decision's own: nothing kept across decisions.
         table = _WAITS if self.win_value is None else self._own_waits
-        key = (self._context, _key(sp13))
+        key = (self.context, _key(sp13))
         got = table.get(key)
         if got is not None:
             return got
@@ -189,8 +189,8 @@ class Evaluator:
         menqian = sp13.menqian
         worth = self.win_value or _as_is
         for w in tenpai_waits(sp13):
-            dama = worth(self._points(sp13, w, self.param_dama))
-            riichi = worth(self._points(sp13, w, self.param_riichi) * RIICHI_BONUS) if menqian else 0.0
+            dama = worth(self.ron_points(sp13, w, self.param_dama))
+            riichi = worth(self.ron_points(sp13, w, self.param_riichi) * RIICHI_BONUS) if menqian else 0.0
             if menqian and dama == 0:
                 # No yaku without riichi: a dama hand still wins by menzen tsumo.
                 zimo = self._tsumo_points(sp13, w)
@@ -198,7 +198,7 @@ class Evaluator:
             out.append((w, riichi, dama))
         return remember(table, key, out)
 
-    def _points(self, sp13: Shoupai, w: str, param: dict[str, Any]) -> float:
+    def ron_points(self, sp13: Shoupai, w: str, param: dict[str, Any]) -> float:
         try:
             h = hule(sp13, w + "=", param)
         except Exception:  # a shape the scorer refuses: count it as no win
@@ -231,7 +231,7 @@ class Evaluator:
 
     def has_yaku(self, sp13: Shoupai) -> bool:
         """Does the tenpai hand win by ron on some wait without riichi?"""
-        return any(self._points(sp13, w, self.param_dama) > 0 for w, _, _ in self.waits(sp13))
+        return any(self.ron_points(sp13, w, self.param_dama) > 0 for w, _, _ in self.waits(sp13))
 
     def wait_count(self, sp13: Shoupai) -> int:
         return sum(self.unseen(sp13, w) for w, _, _ in self.waits(sp13))

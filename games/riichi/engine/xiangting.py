@@ -164,42 +164,59 @@ def _suit_pairs(bingpai: list[int]) -> tuple[Triple, ...]:
 _pair_table: dict[tuple[int, ...], tuple[Triple, ...]] = {}
 
 
-def xiangting_yiban(shoupai: Shoupai) -> int:
-    """Shanten number of the regular form (4 sets and a pair), melds counted as sets."""
-    b = shoupai._bingpai
-    n_fulou = len(shoupai._fulou)
-    bm, bp, bs = b["m"], b["p"], b["s"]
-    rm, rp, rs = _suit(bm), _suit(bp), _suit(bs)
-    zb = b["z"]
-    z = _zipai(zb)
-    best = _mianzi_all(rm, rp, rs, z, n_fulou, False)
+# A suit's part in the regular form: its candidates, and its candidates with a pair set aside
+# (``suit_parts``); the honours' counts and theirs with each kind of pair set aside (``honour_parts``).
+SuitParts = tuple[tuple[Triple, ...], tuple[Triple, ...]]
+HonourParts = tuple[Triple, tuple[Triple, ...]]
 
-    # Each possible pair taken out first (only the minimum matters, so the order does not).
-    pairs = _suit_pairs(bm)
-    if pairs:
-        x = _mianzi_all(pairs, rp, rs, z, n_fulou, True)
-        if x < best:
-            best = x
-    pairs = _suit_pairs(bp)
-    if pairs:
-        x = _mianzi_all(rm, pairs, rs, z, n_fulou, True)
-        if x < best:
-            best = x
-    pairs = _suit_pairs(bs)
-    if pairs:
-        x = _mianzi_all(rm, rp, pairs, z, n_fulou, True)
-        if x < best:
-            best = x
+
+def suit_parts(bingpai: list[int]) -> SuitParts:
+    """One suit's part in ``xiangting_yiban`` (looked up by its counts)."""
+    return _suit(bingpai), _suit_pairs(bingpai)
+
+
+def honour_parts(zb: list[int]) -> HonourParts:
+    """The honours' part in ``xiangting_yiban``."""
+    z = _zipai(zb)
     # An honour pair set aside: from a pair nothing is left, from three a single, from four a pair
     # (from five, which only a trial fifth copy makes, a triplet: the counts are unchanged).
     m, d, g = z
-    for c in set(zb[1:8]):
-        if c >= 2:
-            zz = (m, d - 1, g) if c == 2 else (m - 1, d, g + 1) if c == 3 else (m - 1, d + 1, g) if c == 4 else z
-            x = _mianzi_all(rm, rp, rs, zz, n_fulou, True)
-            if x < best:
-                best = x
+    paired = tuple((m, d - 1, g) if c == 2 else (m - 1, d, g + 1) if c == 3 else (m - 1, d + 1, g) if c == 4 else z
+                   for c in set(zb[1:8]) if c >= 2)
+    return z, paired
 
+
+def yiban_of_parts(pm: SuitParts, pp: SuitParts, ps: SuitParts, pz: HonourParts, n_fulou: int) -> int:
+    """``xiangting_yiban`` from the parts of the hand's suits (without its rule for a hand that
+    has just called): the bots' searches change one suit at a time and keep the others' parts."""
+    rm, rp, rs = pm[0], pp[0], ps[0]
+    z = pz[0]
+    best = _mianzi_all(rm, rp, rs, z, n_fulou, False)
+    # Each possible pair taken out first (only the minimum matters, so the order does not).
+    if pm[1]:
+        x = _mianzi_all(pm[1], rp, rs, z, n_fulou, True)
+        if x < best:
+            best = x
+    if pp[1]:
+        x = _mianzi_all(rm, pp[1], rs, z, n_fulou, True)
+        if x < best:
+            best = x
+    if ps[1]:
+        x = _mianzi_all(rm, rp, ps[1], z, n_fulou, True)
+        if x < best:
+            best = x
+    for zz in pz[1]:
+        x = _mianzi_all(rm, rp, rs, zz, n_fulou, True)
+        if x < best:
+            best = x
+    return best
+
+
+def xiangting_yiban(shoupai: Shoupai) -> int:
+    """Shanten number of the regular form (4 sets and a pair), melds counted as sets."""
+    b = shoupai._bingpai
+    best = yiban_of_parts(suit_parts(b["m"]), suit_parts(b["p"]), suit_parts(b["s"]), honour_parts(b["z"]),
+                          len(shoupai._fulou))
     # Majiang: a complete shape right after a call (it must still discard) counts as tenpai.
     zimo = shoupai._zimo
     if best == -1 and zimo and len(zimo) > 2:

@@ -90,9 +90,10 @@ def test_one_and_two_from_tenpai_match_the_definition() -> None:
 
 
 def test_three_step_discards_take_the_hand_worth_more_from_real_wins() -> None:
-    """Where the two choosers part at an unthreatened closed hand two from tenpai, the three-step
-    one keeps the hand with the higher three-step value."""
+    """Where the choosers with and without three steps part at an unthreatened closed hand two
+    from tenpai, the three-step one keeps the hand with the higher three-step value."""
     three = strong.make_choose(style={"three_step": 1.0})
+    far = strong.make_choose(style={"three_step": 0.0})
     differed = 0
     for view, legal, sp in strong_decisions(range(100, 115)):
         me = view["me"]
@@ -100,7 +101,7 @@ def test_three_step_discards_take_the_hand_worth_more_from_real_wins() -> None:
             continue
         if strong._Decision(view, me, sp, True, True).threatened:
             continue
-        one = strong.choose(view, legal, random.Random(0))
+        one = far(view, legal, random.Random(0))
         mine = three(view, legal, random.Random(0))
         if mine[0] != "dapai" or one[0] != "dapai" or mine == one:
             continue
@@ -115,15 +116,17 @@ def test_three_step_discards_take_the_hand_worth_more_from_real_wins() -> None:
 
 
 def test_three_step_calls_two_from_tenpai_when_the_call_raises_the_value() -> None:
-    """The three-step chooser calls from two from tenpai, which the strong level almost never
-    does; each such call leads, after its best discard, to a hand worth more than the hand before."""
+    """The three-step chooser calls from two from tenpai where the chooser without it does not
+    (it almost never calls there); each such call leads, after its best discard, to a hand worth
+    more than the hand before."""
     three = strong.make_choose(style={"three_step": 1.0})
+    far = strong.make_choose(style={"three_step": 0.0})
     calls = 0
     for view, legal, sp in strong_decisions(range(120, 140)):
         if not any(a["type"] == "fulou" for a in legal) or not sp.menqian or xiangting(sp) != 2:
             continue
         action = three(view, legal, random.Random(0))
-        if action[0] != "fulou" or strong.choose(view, legal, random.Random(0)) == action:
+        if action[0] != "fulou" or far(view, legal, random.Random(0)) == action:
             continue
         d = strong._Decision(view, view["me"], sp, True, True, {"three_step": 1.0})
         if d.last and d.rank == 1:
