@@ -221,9 +221,8 @@ def regular_tenpai(masks: list[int], b: dict[str, Any]) -> bool:
     return bool(need and _one_more(b["mpsz"[bad]], bad == 3) & need)
 
 
-def is_tenpai(shoupai: Shoupai, special: bool = True) -> bool:
-    """``xiangting(shoupai) == 0`` for a hand without a drawn tile, answered from the suits;
-    ``special=False`` asks the regular form alone (seven pairs and kokushi not tried).
+def is_tenpai(shoupai: Shoupai) -> bool:
+    """``xiangting(shoupai) == 0`` for a hand without a drawn tile, answered from the suits.
 
     Majiang's shanten number is 0 exactly when one more tile, of any kind and even a fifth
     copy, would complete the hand. For the regular form that needs every suit but the one
@@ -235,6 +234,6 @@ def is_tenpai(shoupai: Shoupai, special: bool = True) -> bool:
     b = shoupai._bingpai
     if regular_tenpai([suit_mask(b, 0), suit_mask(b, 1), suit_mask(b, 2), suit_mask(b, 3)], b):
         return True
-    if shoupai._fulou or not special:
+    if shoupai._fulou:
         return False
     return xiangting_qidui(shoupai) == 0 or xiangting_guoshi(shoupai) == 0

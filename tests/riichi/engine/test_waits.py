@@ -1,6 +1,6 @@
 """The flow's shortcuts give exactly Majiang's answers.
 
-- ``waits.is_tenpai`` is ``xiangting(h) == 0`` (with ``special=False``, the regular form's) and
+- ``waits.is_tenpai`` is ``xiangting(h) == 0`` (``waits.regular_tenpai``, the regular form's) and
   ``waits.tenpai_waits`` is ``tingpai(h)`` for a tenpai hand;
 - one tile completes a 13-tile hand only if it is tenpai, and then exactly its waits (which is
   how ``Game`` answers Majiang's ``xiangting(hand + discard) == -1`` furiten check);
@@ -20,7 +20,7 @@ from games.riichi.engine.game import Game
 from games.riichi.engine.rule import rule
 from games.riichi.engine.shan import shan_pai
 from games.riichi.engine.shoupai import Shoupai
-from games.riichi.engine.waits import is_tenpai, tenpai_waits
+from games.riichi.engine.waits import is_tenpai, regular_tenpai, suit_mask, tenpai_waits
 from games.riichi.engine.xiangting import tingpai, xiangting, xiangting_yiban
 
 KINDS = [s + str(n) for s in "mps" for n in range(1, 10)] + ["z" + str(n) for n in range(1, 8)]
@@ -75,7 +75,8 @@ def random_hand(rng: random.Random) -> Shoupai:
 def check(sp: Shoupai) -> None:
     tenpai = xiangting(sp) == 0
     assert is_tenpai(sp) is tenpai, str(sp)
-    assert is_tenpai(sp, special=False) is (xiangting_yiban(sp) == 0), str(sp)
+    masks = [suit_mask(sp._bingpai, i) for i in range(4)]
+    assert regular_tenpai(masks, sp._bingpai) is (xiangting_yiban(sp) == 0), str(sp)
     if tenpai:
         assert tenpai_waits(sp) == tingpai(sp), str(sp)
     waits = tenpai_waits(sp) if tenpai else []
