@@ -227,21 +227,20 @@ class Lookahead:
                 total += r * v
         return total * (FURITEN if furiten else 1.0)
 
+    def _step_value(self, table: dict[tuple[Any, ...], float], sp13: Shoupai, inner: Any, x: int) -> float:
+        key = _key(sp13)
+        got = table.get(key)
+        if got is None:
+            got = table[key] = self._walk(sp13, inner) / WIDTH[x]
+        return got
+
     def one(self, sp13: Shoupai) -> float:
         """The value of a hand one from tenpai."""
-        key = _key(sp13)
-        got = self._one.get(key)
-        if got is None:
-            got = self._one[key] = self._walk(sp13, self.tenpai) / WIDTH[1]
-        return got
+        return self._step_value(self._one, sp13, self.tenpai, 1)
 
     def two(self, sp13: Shoupai) -> float:
         """The value of a hand two from tenpai."""
-        key = _key(sp13)
-        got = self._two.get(key)
-        if got is None:
-            got = self._two[key] = self._walk(sp13, self.one) / WIDTH[2]
-        return got
+        return self._step_value(self._two, sp13, self.one, 2)
 
     def value(self, sp13: Shoupai) -> float | None:
         """The hand's value by its shanten number (0, 1 or 2), or None further out."""
